@@ -1,0 +1,28 @@
+# pokerlab: solved preflop No-Limit Hold'em charts, published with the evidence that they are solved.
+#
+#   snakemake --cores all all                        # the whole default run
+#   snakemake -n all                                 # list the DAG without running it
+#   snakemake --cores 2 results/equity/equity_169.npz
+#
+# Logic lives in src/pokerlab; the rules below stay thin.
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "config/schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/equity.smk"
+
+
+rule all:
+    input:
+        "results/equity/equity_169.npz",
+        "results/equity/equity_169.parquet",
+        "results/equity/crosscheck.csv",

@@ -1,0 +1,45 @@
+"""The ``pokerlab`` command line: one subcommand per capability.
+
+Each subcommand lives in ``pokerlab.commands.<name>`` and exposes ``register(subparsers)``,
+which adds its parser and sets ``func`` to the handler. The handlers only parse arguments,
+call the library and print; the logic stays in the library modules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from pokerlab import __version__
+
+COMMANDS = ("equity",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pokerlab",
+        description="Solved preflop No-Limit Hold'em charts, with the evidence that they are solved.",
+    )
+    parser.add_argument("--version", action="version", version=f"pokerlab {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"pokerlab.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as exc:  # bad user input: say what, not a traceback
+        print(f"pokerlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

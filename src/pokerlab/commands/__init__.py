@@ -1,0 +1,1 @@
+"""Subcommands of the ``pokerlab`` command line (argument parsing and printing only)."""

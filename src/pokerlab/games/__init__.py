@@ -1,0 +1,1 @@
+"""Small games with known solutions, used to anchor the solver code."""

@@ -1,0 +1,63 @@
+"""Small, safe file helpers: atomic writes and SHA-256 digests.
+
+Every artifact pokerlab publishes is written to a temporary name in the destination folder and
+renamed into place, so an interrupted run never leaves a file that looks finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds."""
+    dest = Path(path)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, dest)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def dumps_json(obj: Any) -> str:
+    """Canonical JSON text: sorted keys, two-space indent, trailing newline (byte-reproducible)."""
+    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+
+
+def write_json_atomic(path: str | os.PathLike, obj: Any) -> None:
+    """Write ``obj`` as canonical JSON to ``path`` atomically."""
+    write_bytes_atomic(path, dumps_json(obj).encode("ascii"))
+
+
+def sha256_file(path: str | os.PathLike, chunk_bytes: int = 1 << 20) -> str:
+    """Hex SHA-256 digest of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk_bytes), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_sha256sums(path: str | os.PathLike, files: list[str | os.PathLike], root: str | os.PathLike) -> None:
+    """Write a ``sha256sum -c`` compatible list of ``files`` (paths relative to ``root``), sorted."""
+    root = Path(root)
+    lines = sorted(f"{sha256_file(f)}  {Path(f).resolve().relative_to(root.resolve()).as_posix()}\n" for f in files)
+    write_bytes_atomic(path, "".join(lines).encode("ascii"))

@@ -1,0 +1,41 @@
+# Stage 1: the 169x169 preflop equity table and its exact cross-check.
+
+
+rule equity_table:
+    output:
+        npz="results/equity/equity_169.npz",
+        parquet="results/equity/equity_169.parquet",
+    params:
+        mode=config["equity"]["mode"],
+        samples=config["equity"]["samples"],
+        seed=config["equity"]["seed"],
+    threads: 64
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    log:
+        "logs/equity/equity_table.log",
+    benchmark:
+        "logs/benchmarks/equity_table.tsv"
+    script:
+        "../scripts/equity_table.py"
+
+
+rule equity_crosscheck:
+    input:
+        npz="results/equity/equity_169.npz",
+    output:
+        csv="results/equity/crosscheck.csv",
+    params:
+        pairs=config["equity"]["crosscheck"]["pairs"],
+        max_gap_pp=config["equity"]["crosscheck"]["max_gap_pp"],
+    threads: 64
+    resources:
+        mem_mb=1000,
+        runtime=120,
+    log:
+        "logs/equity/equity_crosscheck.log",
+    benchmark:
+        "logs/benchmarks/equity_crosscheck.tsv"
+    script:
+        "../scripts/equity_crosscheck.py"
