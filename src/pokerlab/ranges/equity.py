@@ -1,0 +1,500 @@
+"""Showdown equity of a hero (hand or range) against 1 to 8 opponent ranges.
+
+The deal
+    Player ``i`` (hero is player 0) holds combo ``h_i`` with joint probability
+
+        P(h_0, ..., h_k)  proportional to  prod_i w_i(h_i) * 1[no two hands share a card]
+
+    where ``w_i`` is player ``i``'s range with the board and dead cards removed. The rest of
+    the board is dealt uniformly from the cards nobody holds. This is the exact joint law:
+    drawing opponents one after another from ranges that only remove the cards drawn so far
+    is *not* the same thing (it over-weights hands that leave later players many options; a
+    test shows a three-hand case where it gives 1/4 instead of 1/3).
+
+Three ways to compute it (``method``)
+    ``rejection`` (default): every player draws independently from their own range; a deal
+        with a card collision is thrown away whole. Accepted deals are exact draws from the
+        joint law; ``acceptance_rate`` says how many were kept.
+    ``importance``: players draw one after another, each from their range restricted to
+        cards still free (never rejected), and each deal is weighted by
+        ``prod_i Z_i / W_i``, where ``Z_i`` is the weight of player ``i``'s range left after
+        the earlier players' cards and ``W_i`` its full weight. Self-normalised estimates are
+        consistent for the joint law; standard errors use the delta method.
+    ``exact``: every non-colliding hand tuple times every runout, weighted exactly; refused
+        (``ValueError``) when the work ``runouts * (sum of range sizes + tuples * players)``
+        exceeds ``max_work``.
+    ``auto``: ``exact`` when that work is at most ``AUTO_EXACT_WORK``, else ``rejection``.
+
+Outcomes, per player, as shares of deals: ``win`` (the player alone has the best hand),
+``tie`` (the player shares the best hand), and ``equity`` (the expected share of the pot,
+``win`` plus each tie split evenly among the tied). All randomness comes from ``seed``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
+from pokerlab.evaluator import HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_from_suit_masks
+from pokerlab.ranges.range import Range, as_cards, as_range
+
+__all__ = ["EquityResult", "multiway_equity", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
+
+MAX_OPPONENTS = 8
+AUTO_EXACT_WORK = 3e8
+"""``method="auto"`` enumerates exactly when the work estimate is at most this."""
+_METHODS = ("auto", "rejection", "importance", "exact")
+
+# A card's bit in a packed 64-bit mask with suit s in bits 16s .. 16s+12: one mask both
+# detects card collisions and, unpacked, gives the evaluator its four suit masks.
+_CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
+_COMBO_BITS = _CARD_BITS[COMBO_CARDS[:, 0]] | _CARD_BITS[COMBO_CARDS[:, 1]]
+_COMBO_CARDS = COMBO_CARDS.astype(np.int64)
+_N_OUTCOMES = 3  # win, tie, pot share
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """Per-player showdown shares (hero first) with standard errors (0 when exact)."""
+
+    players: tuple[str, ...]
+    win: tuple[float, ...]
+    tie: tuple[float, ...]
+    equity: tuple[float, ...]
+    win_se: tuple[float, ...]
+    tie_se: tuple[float, ...]
+    equity_se: tuple[float, ...]
+    method: str
+    trials: int
+    """Deals behind the estimate: accepted (rejection), drawn (importance), enumerated (exact)."""
+    attempts: int
+    """Joint draws tried (rejection); equal to ``trials`` for the other methods."""
+    effective_sample_size: float
+    """``(sum w)^2 / sum w^2`` of the deal weights (``trials`` for rejection)."""
+
+    @property
+    def acceptance_rate(self) -> float:
+        return self.trials / self.attempts if self.attempts else 0.0
+
+
+# --- Numba kernels --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _strength(packed, popcount, highbit, straight_high):
+    return rank_from_suit_masks(
+        packed & 0x1FFF,
+        (packed >> 16) & 0x1FFF,
+        (packed >> 32) & 0x1FFF,
+        (packed >> 48) & 0x1FFF,
+        popcount,
+        highbit,
+        straight_high,
+    )
+
+
+@njit(cache=True)
+def _score(strengths, weight, acc):
+    """Add one showdown to ``acc`` (see ``_accumulators``) with weight ``weight``.
+
+    ``acc[0]`` = [sum w, sum w^2]; ``acc[1 + o]`` rows are, for outcome o in (win, tie,
+    share): sum w x, sum w^2 x, sum w^2 x^2 per player (columns 3 i .. 3 i + 2)."""
+    k = strengths.shape[0]
+    best = -1
+    n_best = 0
+    for i in range(k):
+        if strengths[i] > best:
+            best = strengths[i]
+            n_best = 1
+        elif strengths[i] == best:
+            n_best += 1
+    acc[0, 0] += weight
+    acc[0, 1] += weight * weight
+    share = 1.0 / n_best
+    for i in range(k):
+        if strengths[i] != best:
+            continue
+        o = 0 if n_best == 1 else 1
+        for row, x in ((1 + o, 1.0), (3, share)):
+            acc[row, 3 * i] += weight * x
+            acc[row, 3 * i + 1] += weight * weight * x
+            acc[row, 3 * i + 2] += weight * weight * x * x
+
+
+@njit(cache=True, inline="always")
+def _draw(cdf, n):
+    """Index j < n with probability (cdf[j] - cdf[j-1]) / cdf[n-1] (binary search)."""
+    u = np.random.random() * cdf[n - 1]
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
+def _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high):
+    """Deal ``n_deal`` cards uniformly from ``deck`` minus ``used``; fill ``strengths``."""
+    packed = board_packed
+    for _ in range(n_deal):
+        while True:
+            bit = deck[np.random.randint(deck.shape[0])]
+            if not used & bit:
+                break
+        used |= bit
+        packed |= bit
+    for i in range(hands.shape[0]):
+        strengths[i] = _strength(packed | combo_bits[hands[i]], popcount, highbit, straight_high)
+
+
+@njit(cache=True)
+def _rejection_kernel(
+    cdf, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
+    n_trials, max_attempts, seed, popcount, highbit, straight_high,
+):  # fmt: skip
+    np.random.seed(seed)
+    k = cdf.shape[0]
+    acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
+    hands = np.empty(k, dtype=np.int64)
+    strengths = np.empty(k, dtype=np.int64)
+    accepted = 0
+    attempts = 0
+    while accepted < n_trials and attempts < max_attempts:
+        attempts += 1
+        used = dead_packed
+        ok = True
+        for i in range(k):
+            c = support[i, _draw(cdf[i], n_support[i])]
+            if used & combo_bits[c]:
+                ok = False
+                break
+            used |= combo_bits[c]
+            hands[i] = c
+        if not ok:
+            continue
+        accepted += 1
+        _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high)
+        _score(strengths, 1.0, acc)
+    return acc, accepted, attempts
+
+
+@njit(cache=True)
+def _importance_kernel(
+    cdf, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
+    board_packed, dead_packed, deck, n_deal, n_trials, seed, popcount, highbit, straight_high,
+):  # fmt: skip
+    np.random.seed(seed)
+    k = cdf.shape[0]
+    acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
+    hands = np.empty(k, dtype=np.int64)
+    held = np.empty(2 * k, dtype=np.int64)  # cards of the hands drawn so far
+    strengths = np.empty(k, dtype=np.int64)
+    for _ in range(n_trials):
+        used = dead_packed
+        weight = 1.0
+        for i in range(k):
+            # Weight of range i left after the earlier hands: inclusion-exclusion over their
+            # cards (a combo holding two of them was subtracted twice).
+            z = totals[i]
+            for a in range(2 * i):
+                z -= card_mass[i, held[a]]
+                for b in range(a + 1, 2 * i):
+                    z += weights[i, combo_index[held[a], held[b]]]
+            if z <= 1e-9 * totals[i]:  # round-off guard: recount directly
+                z = 0.0
+                for j in range(n_support[i]):
+                    if not used & combo_bits[support[i, j]]:
+                        z += weights[i, support[i, j]]
+            if z <= 0.0:
+                weight = 0.0
+                break
+            weight *= z / totals[i]
+            c = support[i, _draw(cdf[i], n_support[i])]
+            tries = 1
+            while used & combo_bits[c]:
+                if tries == 64:  # heavily blocked: draw from the live part directly
+                    u = np.random.random() * z
+                    for j in range(n_support[i]):
+                        c = support[i, j]
+                        if not used & combo_bits[c]:
+                            u -= weights[i, c]
+                            if u < 0.0:
+                                break
+                    break
+                c = support[i, _draw(cdf[i], n_support[i])]
+                tries += 1
+            used |= combo_bits[c]
+            hands[i] = c
+            held[2 * i] = combo_cards[c, 0]
+            held[2 * i + 1] = combo_cards[c, 1]
+        if weight == 0.0:  # a deal the joint law cannot produce
+            continue
+        _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high)
+        _score(strengths, weight, acc)
+    return acc
+
+
+@njit(cache=True)
+def _exact_kernel(
+    tuples, tuple_weights, support, n_support, combo_bits, board_packed, deck, n_deal,
+    popcount, highbit, straight_high,
+):  # fmt: skip
+    """Every runout of ``n_deal`` cards from ``deck``; per runout, every range hand is
+    evaluated once and every hand tuple that the runout does not touch is scored."""
+    k = tuples.shape[1]
+    acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
+    strength = np.empty((k, support.shape[1]), dtype=np.int64)
+    strengths = np.empty(k, dtype=np.int64)
+    n = deck.shape[0]
+    idx = np.arange(n_deal)
+    while True:
+        runout = np.int64(0)
+        for j in range(n_deal):
+            runout |= deck[idx[j]]
+        packed = board_packed | runout
+        for i in range(k):
+            for j in range(n_support[i]):
+                bits = combo_bits[support[i, j]]
+                strength[i, j] = -1 if runout & bits else _strength(packed | bits, popcount, highbit, straight_high)
+        for t in range(tuples.shape[0]):
+            live = True
+            for i in range(k):
+                s = strength[i, tuples[t, i]]
+                if s < 0:
+                    live = False
+                    break
+                strengths[i] = s
+            if live:
+                _score(strengths, tuple_weights[t], acc)
+        # next combination of n_deal positions out of n (lexicographic)
+        j = n_deal - 1
+        while j >= 0 and idx[j] == n - n_deal + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for m in range(j + 1, n_deal):
+            idx[m] = idx[m - 1] + 1
+    return acc
+
+
+# --- the library function -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Deal:
+    players: tuple[Range, ...]  # conditioned on board and dead cards
+    labels: tuple[str, ...]
+    board_packed: int
+    dead_packed: int  # board and dead cards
+    deck: np.ndarray  # packed bits of the cards neither on the board nor dead
+    n_deal: int  # board cards still to come
+
+
+def _prepare(hero, opponents, board, dead) -> _Deal:
+    if isinstance(opponents, (str, Range)):
+        opponents = [opponents]
+    if not 1 <= len(opponents) <= MAX_OPPONENTS:
+        raise ValueError(f"opponents: expected 1 to {MAX_OPPONENTS} ranges, got {len(opponents)}")
+    board_cards, dead_cards = as_cards(board), as_cards(dead)
+    if len(board_cards) > 5:
+        raise ValueError(f"board: at most 5 cards, got {len(board_cards)}")
+    if set(board_cards) & set(dead_cards):
+        raise ValueError("dead: a dead card is also on the board")
+    removed = board_cards + dead_cards
+    players, labels = [], []
+    for i, spec in enumerate([hero, *opponents]):
+        name = "hero" if i == 0 else f"opponent {i}"
+        try:
+            r = as_range(spec)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        live = r.remove_cards(removed)
+        if live.live_combos() == 0:
+            raise ValueError(f"{name}: no combo of {r.to_notation() or 'the empty range'!r} is left after the board and dead cards")
+        players.append(live)
+        labels.append(r.to_notation())
+    n_players = len(players)
+    if 2 * n_players + len(removed) + (5 - len(board_cards)) > 52:
+        raise ValueError(f"{n_players} hands and a board do not fit in a deck with {len(dead_cards)} dead cards")
+    removed_bits = int(np.bitwise_or.reduce(_CARD_BITS[removed])) if removed else 0
+    board_bits = int(np.bitwise_or.reduce(_CARD_BITS[board_cards])) if board_cards else 0
+    deck = np.delete(_CARD_BITS, removed)
+    return _Deal(tuple(players), tuple(labels), board_bits, removed_bits, deck, 5 - len(board_cards))
+
+
+def _support_arrays(players: Sequence[Range]):
+    k = len(players)
+    support = np.zeros((k, N_COMBOS), dtype=np.int64)
+    cdf = np.zeros((k, N_COMBOS))
+    n_support = np.zeros(k, dtype=np.int64)
+    for i, r in enumerate(players):
+        idx = np.flatnonzero(r.weights)
+        support[i, : idx.size] = idx
+        cdf[i, : idx.size] = np.cumsum(r.weights[idx])
+        n_support[i] = idx.size
+    return cdf, support, n_support
+
+
+def _hand_tuples(players: Sequence[Range], n_support, support, limit: float):
+    """All non-colliding hand tuples as support indices, with weights prod_i w_i(h_i).
+
+    Returns None as soon as the count times ``limit``'s scale is exceeded."""
+    idx = np.zeros((1, 0), dtype=np.int64)
+    weight = np.ones(1)
+    used = np.zeros(1, dtype=np.int64)
+    for i, r in enumerate(players):
+        combos = support[i, : n_support[i]]
+        bits = _COMBO_BITS[combos]
+        if idx.shape[0] * combos.size > limit:
+            return None
+        ok = (used[:, None] & bits[None, :]) == 0
+        rows, cols = np.nonzero(ok)
+        idx = np.concatenate([idx[rows], cols[:, None]], axis=1)
+        weight = weight[rows] * r.weights[combos[cols]]
+        used = used[rows] | bits[cols]
+        if idx.shape[0] > limit:
+            return None
+    return idx, weight
+
+
+def _exact_work(deal: _Deal, n_support, n_tuples: int) -> float:
+    runouts = math.comb(deal.deck.size, deal.n_deal)
+    return float(runouts) * (float(n_support.sum()) + n_tuples * len(deal.players))
+
+
+def _result(deal, acc, method, trials, attempts, exact=False) -> EquityResult:
+    sw, sw2 = acc[0, 0], acc[0, 1]
+    if sw <= 0:
+        raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
+    k = len(deal.players)
+    means, ses = [], []
+    for o in range(_N_OUTCOMES):
+        swx, sw2x, sw2x2 = acc[1 + o, 0::3], acc[1 + o, 1::3], acc[1 + o, 2::3]
+        mu = swx / sw
+        var = np.maximum(sw2x2 - 2 * mu * sw2x + mu * mu * sw2, 0.0) / (sw * sw)
+        means.append(tuple(float(x) for x in mu))
+        ses.append(tuple(0.0 for _ in range(k)) if exact else tuple(float(x) for x in np.sqrt(var)))
+    ess = float(sw * sw / sw2) if sw2 > 0 else 0.0
+    return EquityResult(
+        players=deal.labels,
+        win=means[0],
+        tie=means[1],
+        equity=means[2],
+        win_se=ses[0],
+        tie_se=ses[1],
+        equity_se=ses[2],
+        method=method,
+        trials=int(trials),
+        attempts=int(attempts),
+        effective_sample_size=float(trials) if method == "rejection" else ess,
+    )
+
+
+def multiway_equity(
+    hero: Range | str,
+    opponents: Sequence[Range | str] | Range | str,
+    board: str | Sequence[int] | None = None,
+    dead: str | Sequence[int] | None = None,
+    trials: int = 100_000,
+    seed: int = 0,
+    method: str = "rejection",
+    max_attempts: int | None = None,
+    max_work: float = 5e9,
+) -> EquityResult:
+    """Win, tie and pot share of ``hero`` and each opponent at showdown (see the module doc).
+
+    ``hero`` and ``opponents`` are ``Range`` objects or notation (``"AhKh"``, ``"QQ+,AK"``,
+    ``"random"``); ``board`` 0..5 cards and ``dead`` cards as text or indices. ``trials`` is
+    the number of accepted deals (rejection) or of weighted deals (importance). Rejection
+    gives up after ``max_attempts`` joint draws (default ``1000 * trials``) with a
+    ``ValueError`` that suggests ``importance``. Same arguments, same result.
+    """
+    if method not in _METHODS:
+        raise ValueError(f"method: expected one of {', '.join(_METHODS)}, got {method!r}")
+    if trials < 1:
+        raise ValueError(f"trials: expected a positive number of deals, got {trials}")
+    deal = _prepare(hero, opponents, board, dead)
+    cdf, support, n_support = _support_arrays(deal.players)
+    tables = (POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+
+    if method in ("auto", "exact"):
+        budget = AUTO_EXACT_WORK if method == "auto" else max_work
+        runouts = math.comb(deal.deck.size, deal.n_deal)
+        found = _hand_tuples(deal.players, n_support, support, budget / (runouts * len(deal.players)))
+        work = _exact_work(deal, n_support, found[0].shape[0]) if found is not None else math.inf
+        if work <= budget:
+            tuples, tuple_weights = found
+            if tuples.shape[0] == 0:
+                raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
+            acc = _exact_kernel(
+                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal, *tables
+            )
+            deals = tuples.shape[0] * math.comb(deal.deck.size - 2 * len(deal.players), deal.n_deal)
+            return _result(deal, acc, "exact", deals, deals, exact=True)
+        if method == "exact":
+            raise ValueError(
+                f"method: exact enumeration needs about {work:.3g} steps, over max_work={max_work:.3g}; "
+                "use 'rejection' or 'importance'"
+            )
+        method = "rejection"
+
+    if method == "rejection":
+        cap = int(max_attempts if max_attempts is not None else 1000 * trials)
+        acc, accepted, attempts = _rejection_kernel(
+            cdf, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
+            trials, cap, seed, *tables,
+        )  # fmt: skip
+        if accepted < trials:
+            raise ValueError(
+                f"rejection sampling kept {accepted} of {attempts} joint draws (acceptance "
+                f"{accepted / attempts:.2e}), short of trials={trials}: the ranges rarely fit "
+                "together; use method='importance'"
+            )
+        return _result(deal, acc, "rejection", accepted, attempts)
+
+    weights = np.stack([r.weights for r in deal.players])
+    card_mass = np.zeros((len(deal.players), 52))
+    for col in range(2):
+        for i in range(len(deal.players)):
+            card_mass[i] += np.bincount(COMBO_CARDS[:, col], weights=weights[i], minlength=52)
+    acc = _importance_kernel(
+        cdf, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
+        COMBO_INDEX.astype(np.int64), _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
+        deal.n_deal, trials, seed, *tables,
+    )  # fmt: skip
+    return _result(deal, acc, "importance", trials, trials)
+
+
+def format_equity(result: EquityResult, label_width: int = 32) -> str:
+    """A plain-text table of ``result``: one row per player, percentages with ± one SE."""
+
+    def pct(x: float, se: float) -> str:
+        return f"{100 * x:7.3f}" + ("" if result.method == "exact" else f" ± {100 * se:.3f}")
+
+    names = ["hero"] + [f"opponent {i}" for i in range(1, len(result.players))]
+    rows = []
+    for i, (name, label) in enumerate(zip(names, result.players)):
+        shown = label if len(label) <= label_width else label[: label_width - 3] + "..."
+        rows.append(
+            (f"{name} {shown}", pct(result.win[i], result.win_se[i]), pct(result.tie[i], result.tie_se[i]),
+             pct(result.equity[i], result.equity_se[i]))
+        )  # fmt: skip
+    header = ("player", "win %", "tie %", "equity %")
+    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(4)]
+    lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(r, widths))) for r in [header, *rows]]
+    note = f"method: {result.method}, {result.trials:,} deals"
+    if result.method == "rejection":
+        note += f", acceptance rate {result.acceptance_rate:.1%}"
+    elif result.method == "importance":
+        note += f", effective sample size {result.effective_sample_size:,.0f}"
+    return "\n".join([*lines, note])
