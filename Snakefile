@@ -19,6 +19,7 @@ validate(config, "config/schema.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/equity.smk"
+include: "workflow/rules/kuhn.smk"
 
 
 rule all:
@@ -26,3 +27,7 @@ rule all:
         "results/equity/equity_169.npz",
         "results/equity/equity_169.parquet",
         "results/equity/crosscheck.csv",
+        "results/kuhn/convergence.csv",
+        "results/kuhn/final_strategies.json",
+        "results/kuhn/exploitability.png",
+        "results/kuhn/SHA256SUMS",

@@ -21,10 +21,10 @@ import numpy as np
 def regret_matching(regrets: np.ndarray) -> np.ndarray:
     """Current strategy from regrets: proportional to the positive part, uniform if none is positive."""
     positive = np.maximum(regrets, 0.0)
-    total = positive.sum(axis=-1, keepdims=True)
-    n_actions = regrets.shape[-1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0.0, positive / np.where(total > 0.0, total, 1.0), 1.0 / n_actions)
+    total = np.add.reduce(positive, axis=-1, keepdims=True)
+    strategy = np.full(positive.shape, 1.0 / regrets.shape[-1])
+    np.divide(positive, total, out=strategy, where=total > 0.0)
+    return strategy
 
 
 def regret_matching_plus_update(regrets: np.ndarray, instant_regrets: np.ndarray) -> np.ndarray:
@@ -39,9 +39,9 @@ def instant_regrets(action_values: np.ndarray, strategy: np.ndarray, weight: np.
 
     ``weight`` is the counterfactual reach (opponents' and chance's), broadcast over actions.
     """
-    node_value = (strategy * action_values).sum(axis=-1, keepdims=True)
+    regrets = action_values - np.add.reduce(strategy * action_values, axis=-1, keepdims=True)
     w = np.asarray(weight, dtype=float)
-    return (w[..., None] if w.ndim else w) * (action_values - node_value)
+    return (w[..., None] if w.ndim else w) * regrets
 
 
 def accumulate_average(strategy_sum: np.ndarray, strategy: np.ndarray, weight: np.ndarray | float) -> np.ndarray:
@@ -65,3 +65,23 @@ def linear_average_weight(iteration: int) -> float:
     if iteration < 1:
         raise ValueError(f"iteration must be >= 1, got {iteration}")
     return float(iteration)
+
+
+UPDATE_SCHEMES = ("simultaneous", "alternating")
+
+
+def update_groups(scheme: str, n_players: int) -> tuple[range, ...]:
+    """The order in which players' regrets are updated within one iteration.
+
+    Each group is a contiguous ``range`` of players whose regrets (and average strategies) are
+    updated together from the same current profile; the next group sees the profile after that
+    update. ``"simultaneous"``: one group holding every player (vanilla CFR as in Zinkevich et
+    al.). ``"alternating"``: one group per player, in seat order (the usual CFR+ schedule).
+    """
+    if scheme not in UPDATE_SCHEMES:
+        raise ValueError(f"bad update scheme {scheme!r}: expected one of {UPDATE_SCHEMES}")
+    if n_players < 1:
+        raise ValueError(f"n_players must be >= 1, got {n_players}")
+    if scheme == "simultaneous":
+        return (range(n_players),)
+    return tuple(range(p, p + 1) for p in range(n_players))

@@ -13,7 +13,7 @@ import sys
 
 from pokerlab import __version__
 
-COMMANDS = ("equity",)
+COMMANDS = ("equity", "kuhn")
 
 
 def build_parser() -> argparse.ArgumentParser:
