@@ -1,0 +1,189 @@
+"""A spot (format, table size, stack depth) and the sizing schedule, validated up front.
+
+Everything here raises ``ValueError`` naming the bad field and value, so a bad spot or a bad
+sizing row is reported before any tree is built or any iteration is run.
+
+Units: big blinds (bb). Seats are numbered in preflop action order (``0`` acts first; the
+small blind is seat ``n-2`` and the big blind seat ``n-1``; heads-up the small blind is the
+button and acts first preflop).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+FORMATS: dict[str, float] = {"cash": 0.0, "mtt": 1.0}
+"""Supported formats and the dead ante (bb) the big blind posts in each."""
+
+PLANNED_FORMATS = ("icm_bubble", "icm_final")
+MIN_SEATS, MAX_SEATS = 2, 9
+
+POSITIONS: dict[int, tuple[str, ...]] = {
+    2: ("SB", "BB"),
+    3: ("BTN", "SB", "BB"),
+    4: ("CO", "BTN", "SB", "BB"),
+    5: ("HJ", "CO", "BTN", "SB", "BB"),
+    6: ("UTG", "HJ", "CO", "BTN", "SB", "BB"),
+    7: ("UTG", "LJ", "HJ", "CO", "BTN", "SB", "BB"),
+    8: ("UTG", "UTG1", "LJ", "HJ", "CO", "BTN", "SB", "BB"),
+    9: ("UTG", "UTG1", "UTG2", "LJ", "HJ", "CO", "BTN", "SB", "BB"),
+}
+"""Seat names in preflop action order, by table size."""
+
+ALL_POSITIONS = frozenset(name for names in POSITIONS.values() for name in names)
+SIZING_FIELDS = ("raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller", "four_bet")
+DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[2] / "config" / "sizing.yaml"
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One preflop situation: every seat starts with ``depth`` bb live, blinds 0.5/1bb.
+
+    ``depth`` is each seat's stack available to the betting; in ``mtt`` the big blind also
+    posts a dead 1bb ante on top of it (counted in its contribution, so chips are conserved).
+    """
+
+    format: str
+    seats: int
+    depth: float
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            planned = f" ({self.format!r} is planned, not yet supported)" if self.format in PLANNED_FORMATS else ""
+            raise ValueError(f"format: unknown format {self.format!r}{planned}; expected one of {sorted(FORMATS)}")
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not MIN_SEATS <= self.seats <= MAX_SEATS:
+            raise ValueError(f"seats: {self.seats!r} is not a table size; expected an integer {MIN_SEATS}..{MAX_SEATS}")
+        if isinstance(self.depth, bool) or not isinstance(self.depth, (int, float)) or not math.isfinite(self.depth):
+            raise ValueError(f"depth: {self.depth!r} is not a number of big blinds")
+        if self.depth <= 1.0:
+            raise ValueError(f"depth: {self.depth!r}bb must exceed the 1bb big blind")
+        object.__setattr__(self, "depth", float(self.depth))
+
+    @property
+    def ante(self) -> float:
+        """Dead ante posted by the big blind, bb."""
+        return FORMATS[self.format]
+
+    @property
+    def positions(self) -> tuple[str, ...]:
+        return POSITIONS[self.seats]
+
+    @property
+    def name(self) -> str:
+        """``cash/6max/100bb`` (the results folder of the spot)."""
+        return f"{self.format}/{self.seats}max/{self.depth:g}bb"
+
+
+@dataclass(frozen=True)
+class SizingBand:
+    """The sizing rows used at one depth band (see ``config/sizing.yaml`` for their meaning)."""
+
+    name: str
+    up_to_depth: float
+    open: Mapping[str, float]
+    raise_over_limp: float
+    three_bet_ip: float
+    three_bet_oop: float
+    per_caller: float
+    four_bet: float
+
+    def open_size(self, position: str) -> float:
+        return float(self.open.get(position, self.open["default"]))
+
+
+@dataclass(frozen=True)
+class Sizing:
+    """The whole schedule: depth bands in increasing order and the all-in threshold."""
+
+    bands: tuple[SizingBand, ...]
+    all_in_below: float
+
+    def band(self, depth: float) -> SizingBand:
+        for band in self.bands:
+            if depth <= band.up_to_depth:
+                return band
+        raise AssertionError("the last band is unbounded")  # guaranteed by parse_sizing
+
+    def as_dict(self, depth: float) -> dict[str, Any]:
+        """The rows used at ``depth``, for results and charts."""
+        b = self.band(depth)
+        return {
+            "band": b.name,
+            "all_in_below": self.all_in_below,
+            "open": dict(sorted(b.open.items())),
+            **{f: getattr(b, f) for f in SIZING_FIELDS},
+        }
+
+
+def _positive_number(value: Any, where: str, minimum: float = 0.0, strict: bool = True) -> float:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or (value <= minimum if strict else value < minimum):
+        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+        raise ValueError(f"sizing {where}: {value!r} is not a number {bound}")
+    return float(value)
+
+
+def parse_sizing(data: Any) -> Sizing:
+    """Validate the mapping read from ``sizing.yaml``; every error names the row."""
+    if not isinstance(data, dict):
+        raise ValueError(f"sizing: expected a mapping with 'all_in_below' and 'bands', got {type(data).__name__}")
+    unknown = set(data) - {"all_in_below", "bands"}
+    if unknown:
+        raise ValueError(f"sizing: unknown key(s) {sorted(unknown)}")
+    all_in_below = _positive_number(data.get("all_in_below"), "all_in_below", 0.0, strict=False)
+    if all_in_below >= 1.0:
+        raise ValueError(f"sizing all_in_below: {all_in_below!r} must be below 1 (a share of the stack)")
+    rows = data.get("bands")
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("sizing bands: expected a non-empty list of bands")
+    bands: list[SizingBand] = []
+    previous = 0.0
+    for k, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ValueError(f"sizing bands[{k}]: expected a mapping, got {row!r}")
+        label = f"bands[{k}] ({row.get('name', '?')})"
+        expected = {"name", "up_to_depth", "open", *SIZING_FIELDS}
+        missing, extra = expected - set(row), set(row) - expected
+        if missing or extra:
+            raise ValueError(f"sizing {label}: missing {sorted(missing)} / unknown {sorted(extra)}")
+        last = k == len(rows) - 1
+        if row["up_to_depth"] is None:
+            if not last:
+                raise ValueError(f"sizing {label}.up_to_depth: only the last band may be unbounded (null)")
+            up_to = math.inf
+        else:
+            up_to = _positive_number(row["up_to_depth"], f"{label}.up_to_depth")
+            if up_to <= previous:
+                raise ValueError(f"sizing {label}.up_to_depth: {up_to:g} must exceed the previous band's {previous:g}")
+            if last:
+                raise ValueError(f"sizing {label}.up_to_depth: the last band must be unbounded (null)")
+        previous = up_to
+        opens = row["open"]
+        if not isinstance(opens, dict) or "default" not in opens:
+            raise ValueError(f"sizing {label}.open: expected a mapping of position -> raise-to bb with a 'default'")
+        for pos, size in opens.items():
+            if pos != "default" and pos not in ALL_POSITIONS:
+                raise ValueError(f"sizing {label}.open: unknown position {pos!r}; expected one of {sorted(ALL_POSITIONS)}")
+            _positive_number(size, f"{label}.open.{pos}", 1.0)
+        values = {f: _positive_number(row[f], f"{label}.{f}", 1.0) for f in SIZING_FIELDS if f != "per_caller"}
+        values["per_caller"] = _positive_number(row["per_caller"], f"{label}.per_caller", 0.0, strict=False)
+        bands.append(SizingBand(name=str(row["name"]), up_to_depth=up_to, open={str(p): float(s) for p, s in opens.items()}, **values))
+    return Sizing(bands=tuple(bands), all_in_below=all_in_below)
+
+
+def load_sizing(path: str | os.PathLike | None = None) -> Sizing:
+    """Read and validate a sizing schedule (default: ``config/sizing.yaml`` of this checkout)."""
+    path = Path(path) if path is not None else DEFAULT_SIZING_PATH
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ValueError(f"sizing file {path.name}: not valid YAML ({exc})") from None
+    except OSError as exc:
+        raise ValueError(f"sizing file {path}: cannot be read ({exc.strerror})") from None
+    return parse_sizing(data)
