@@ -13,7 +13,7 @@ import sys
 
 from pokerlab import __version__
 
-COMMANDS = ("equity", "kuhn")
+COMMANDS = ("equity", "kuhn", "range")
 
 
 def build_parser() -> argparse.ArgumentParser:
