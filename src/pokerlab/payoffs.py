@@ -1,0 +1,129 @@
+"""Payoffs at the endings of a preflop tree: the trust ladder.
+
+Every payoff is **pairwise-linear in the showdown tables**: for seat ``i`` holding class ``c_i``
+at ending ``z``,
+
+    v_i = const[z, i] + sum over terms (z, i, j):  win_coef * W[c_i, c_j] + tie_coef * T[c_i, c_j]
+
+where ``W``/``T`` are the win/tie tables and ``j`` another seat still in the hand. A payoff is a
+function of the hands at the ending only: the constants come from the tree (pot,
+contributions, stack behind, positions), never from a range or a strategy. This is the shape
+the solver batches into one matrix product per table per iteration; ICM can plug in later by
+weighting win, tie and loss outcomes differently (so the two tables stay apart here).
+
+Tiers (chip EV, :func:`chip_ev_payoffs`), in bb, net of everything the seat put in:
+
+1. ``fold``: the last seat wins the pot; everybody else loses what they put in.
+2. heads-up ``allin``: pot x (W + T/2) - contribution.
+3. three-way ``allin``: each seat's share is the mean of its two pairwise equities rescaled so
+   the three shares sum to one, which is exactly (EQ_ij + EQ_ik) / 3.
+4. ``flop`` (chips behind, pot P, stack behind S, spr = S/P): each of the k seats in puts
+   commitment(spr) x S more in, so the pot played is P' = P + k c S; a seat's share of P' is its
+   (pairwise-rescaled) equity plus a positional edge. Heads-up the in-position seat gets
+   +edge and the out-of-position seat -edge; three-way the last to act gets +edge, the first
+   -edge and the middle seat nothing. Edges sum to zero, so chips are conserved.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab.tree import Tree, postflop_order
+
+TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop"}
+
+
+@dataclass(frozen=True)
+class PostflopModel:
+    """The additive-edge postflop model; constants from config (``solve.postflop``)."""
+
+    a: float = 1.375
+    b: float = -0.02
+    c2: float = 0.0175
+    cap: float = 0.07
+
+    def __post_init__(self) -> None:
+        for name in ("a", "b", "c2", "cap"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"postflop model {name}: {value!r} is not a finite number")
+        if self.a <= 0:
+            raise ValueError(f"postflop model a: {self.a!r} must be > 0 (commitment exponent)")
+        if not 0 <= self.cap < 0.5:
+            raise ValueError(f"postflop model cap: {self.cap!r} must be in [0, 0.5) (a share of the pot)")
+
+    def commitment(self, spr: float) -> float:
+        """Share of the stack behind that each seat still in ends up putting in: 1 / (1 + spr^a)."""
+        return 1.0 / (1.0 + spr**self.a)
+
+    def edge(self, spr: float) -> float:
+        """In-position share of the played pot gained over equity: min(cap, max(0, b + c2 log2(1+spr)))."""
+        return min(self.cap, max(0.0, self.b + self.c2 * math.log2(1.0 + spr)))
+
+
+@dataclass(frozen=True)
+class EndingPayoffs:
+    """Pairwise-linear payoffs of every ending of a tree (see the module docstring).
+
+    ``nodes[z]`` is the tree index of ending ``z``; ``tier[z]`` in 1..4; ``const`` is (Z, seats)
+    in bb; the terms are parallel arrays sorted by (seat, ending, opponent).
+    """
+
+    nodes: np.ndarray
+    tier: np.ndarray
+    const: np.ndarray
+    term_ending: np.ndarray
+    term_seat: np.ndarray
+    term_opponent: np.ndarray
+    term_win: np.ndarray
+    term_tie: np.ndarray
+
+    def hand_payoffs(self, hands: np.ndarray, win: np.ndarray, tie: np.ndarray) -> np.ndarray:
+        """(Z, seats) payoffs (bb) at every ending when seat ``s`` holds class ``hands[s]``."""
+        hands = np.asarray(hands)
+        mine, theirs = hands[self.term_seat], hands[self.term_opponent]
+        out = self.const.copy()
+        np.add.at(out, (self.term_ending, self.term_seat),
+                  self.term_win * win[mine, theirs] + self.term_tie * tie[mine, theirs])
+        return out
+
+def chip_ev_payoffs(tree: Tree, model: PostflopModel) -> EndingPayoffs:
+    """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring."""
+    n = tree.seats
+    nodes = tree.endings
+    const = np.zeros((nodes.size, n))
+    tier = np.zeros(nodes.size, dtype=np.int64)
+    terms: list[tuple[int, int, int, float]] = []  # (seat, ending, opponent, equity coefficient)
+    for z, k in enumerate(nodes):
+        node = tree.nodes[k]
+        contrib = np.asarray(node.contrib)
+        pot = float(contrib.sum())
+        const[z] = -contrib
+        players = sorted(node.players_in, key=lambda s: postflop_order(s, n))  # first to act first
+        if node.kind == "fold":
+            tier[z] = 1
+            const[z, players[0]] += pot
+            continue
+        if node.kind == "allin":
+            tier[z] = 2 if len(players) == 2 else 3
+            played = pot
+        else:
+            tier[z] = 4
+            spr = node.behind / pot
+            extra = model.commitment(spr) * node.behind
+            played = pot + len(players) * extra
+            edge = model.edge(spr)
+            edges = [-edge, edge] if len(players) == 2 else [-edge, 0.0, edge]
+            for seat, e in zip(players, edges):
+                const[z, seat] += e * played - extra
+        share = played / (len(players) * (len(players) - 1) / 2)  # /1 heads-up, /3 three-way
+        terms.extend((i, z, j, share) for i in players for j in players if j != i)
+    terms.sort()
+    seat, ending, opponent, coef = (np.array(col) for col in zip(*terms)) if terms else (np.zeros(0),) * 4
+    coef = coef.astype(np.float64)
+    return EndingPayoffs(nodes=nodes, tier=tier, const=const, term_ending=ending.astype(np.int64),
+                         term_seat=seat.astype(np.int64), term_opponent=opponent.astype(np.int64),
+                         term_win=coef, term_tie=0.5 * coef)
