@@ -1,0 +1,196 @@
+"""Solving one spot until it clears its bar: schedule, resumable state and the result document.
+
+The solve runs CFR+ to each checkpoint of the schedule (default 400, 1,200, 3,000 cumulative
+iterations, warm continuation), measures the exact exploitability of the average strategy at
+each, and stops at the first checkpoint where it is at most the bar
+``bar_coefficient * sqrt(seats / 2)`` bb/hand. A spot that never clears is ``rejected``: the
+result keeps its last figure and carries no read-out (no chart is made from it).
+
+Resumption: the solver state (regrets, strategy sums, iteration, measurements so far) is saved
+every ``save_every`` iterations and at each checkpoint, tagged with a fingerprint of everything
+that determines the iterates (spot, sizing, postflop model, tables, restriction). A solve
+restarted from a saved state computes exactly the same floating-point operations as an
+uninterrupted one, so its ``result.json`` has the same bytes. Results hold no times or
+host names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from pokerlab import cards
+from pokerlab.io import atomic_path, dumps_json
+from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.readout import Readout, read_out
+from pokerlab.solver import Solver
+from pokerlab.spot import Sizing, Spot
+from pokerlab.tree import build_tree
+
+RESULT_DECIMALS = 6  # published floats are rounded here so that the bytes do not depend on the last ulp
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """How a spot is solved: postflop model, checkpoint schedule and the bar."""
+
+    postflop: PostflopModel = field(default_factory=PostflopModel)
+    checkpoints: tuple[int, ...] = (400, 1200, 3000)
+    bar_coefficient: float = 0.010
+    save_every: int = 200
+
+    def __post_init__(self) -> None:
+        cps = tuple(self.checkpoints)
+        if not cps or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in cps) or list(cps) != sorted(set(cps)):
+            raise ValueError(f"checkpoints: {self.checkpoints!r} must be strictly increasing positive integers")
+        object.__setattr__(self, "checkpoints", cps)
+        if not (isinstance(self.bar_coefficient, (int, float)) and math.isfinite(self.bar_coefficient) and self.bar_coefficient >= 0):
+            raise ValueError(f"bar_coefficient: {self.bar_coefficient!r} must be a number >= 0 (bb)")
+        if not isinstance(self.save_every, int) or self.save_every < 1:
+            raise ValueError(f"save_every: {self.save_every!r} must be a positive integer")
+
+    @classmethod
+    def from_config(cls, section: dict[str, Any]) -> "SolveSettings":
+        """From the ``solve`` section of the workflow config."""
+        return cls(postflop=PostflopModel(**section["postflop"]), checkpoints=tuple(section["checkpoints"]),
+                   bar_coefficient=float(section["bar_coefficient"]))
+
+    def bar_bb(self, seats: int) -> float:
+        """The exploitability a chart must reach, bb/hand: coefficient * sqrt(seats / 2)."""
+        return self.bar_coefficient * math.sqrt(seats / 2)
+
+
+def _rounded(array: np.ndarray) -> list:
+    """Nested lists of floats rounded to ``RESULT_DECIMALS``; NaN (undefined) becomes None."""
+    out = np.round(np.asarray(array, dtype=np.float64), RESULT_DECIMALS) + 0.0  # +0.0 folds -0.0
+    return [None if math.isnan(x) else x for x in out.tolist()] if out.ndim == 1 else [_rounded(row) for row in out]
+
+
+def _round(x: float) -> float:
+    return round(float(x), RESULT_DECIMALS) + 0.0
+
+
+def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool) -> str:
+    digest = hashlib.sha256()
+    digest.update(json.dumps({"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
+                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie)},
+                             sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _save_state(path: Path, solver: Solver, fingerprint: str, history: list[dict]) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, fingerprint=np.array(fingerprint), history=np.array(json.dumps(history)), **solver.state())
+
+
+def _load_state(path: Path, solver: Solver, fingerprint: str) -> list[dict] | None:
+    """Restore a saved state into ``solver``; None (and nothing restored) if it is for another solve."""
+    with np.load(path) as data:
+        if str(data["fingerprint"]) != fingerprint:
+            return None
+        solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
+        return json.loads(str(data["history"]))
+
+
+def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
+    names = spot.positions
+    return [{
+        "id": node.id,
+        "actor": names[node.actor],
+        "actions": list(node.actions),
+        "capped": node.capped,
+        "reach": _round(node.reach),
+        "strategy": dict(zip(node.actions, _rounded(node.strategy.T))),
+        "ev_bb": dict(zip(node.actions, _rounded(node.action_ev.T))),
+        "arrive_with": _rounded(node.arrive_with),
+    } for node in readout.nodes]
+
+
+def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, settings: SolveSettings | None = None,
+               state_path: str | os.PathLike | None = None, shove_or_fold: bool = False,
+               progress: Callable[[int, float | None], None] | None = None) -> dict[str, Any]:
+    """Solve ``spot`` until it clears its bar (or the schedule ends); return the result document.
+
+    ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
+    kept (resumed from if it holds a state of this very solve). ``progress(iteration, figure)``
+    is called every ``save_every`` iterations (figure None) and at each checkpoint.
+    """
+    settings = settings or SolveSettings()
+    tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
+    solver = Solver(tree, chip_ev_payoffs(tree, settings.postflop), win, tie, cards.CLASS_PRIOR)
+    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold)
+    state_path = Path(state_path) if state_path is not None else None
+    history: list[dict] = []
+    if state_path is not None and state_path.exists():
+        history = _load_state(state_path, solver, fingerprint) or []  # another solve's state: start over
+    bar = settings.bar_bb(spot.seats)
+    measured = {h["iterations"]: h for h in history}
+    last: dict = {}
+    for target in settings.checkpoints:
+        if target in measured:
+            last = measured[target]
+        else:
+            if solver.iteration > target:
+                raise ValueError(f"state at iteration {solver.iteration} is past checkpoint {target} it never measured")
+            while solver.iteration < target:
+                solver.iterate(min(settings.save_every - solver.iteration % settings.save_every, target - solver.iteration))
+                if state_path is not None and solver.iteration < target:
+                    _save_state(state_path, solver, fingerprint, history)
+                if progress is not None and solver.iteration < target:
+                    progress(solver.iteration, None)
+            gains, _ = solver.exploitability()
+            last = {"iterations": target, "exploitability_bb": _round(gains.max()),
+                    "exploitability_per_seat": dict(zip(spot.positions, (_round(g) for g in gains)))}
+            history.append(last)
+            if state_path is not None:
+                _save_state(state_path, solver, fingerprint, history)
+            if progress is not None:
+                progress(target, last["exploitability_bb"])
+        if last["exploitability_bb"] <= bar:
+            break
+    shipped = last["exploitability_bb"] <= bar
+    if solver.iteration != last["iterations"]:  # a resumed state past the stopping checkpoint
+        raise ValueError(f"state at iteration {solver.iteration} does not match the stopping checkpoint {last['iterations']}")
+    readout = read_out(solver)
+    result: dict[str, Any] = {
+        "spot": {"format": spot.format, "seats": spot.seats, "depth_bb": spot.depth, "ante_bb": spot.ante,
+                 "positions": list(spot.positions), "shove_or_fold": shove_or_fold},
+        "sizing": tree.sizing,
+        "settings": {"postflop": asdict(settings.postflop), "checkpoints": list(settings.checkpoints),
+                     "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
+                     "averaging": "linear (weight = iteration)"},
+        "tree": tree.counts(),
+        "status": "shipped" if shipped else "rejected",
+        "iterations": last["iterations"],
+        "exploitability_bb": last["exploitability_bb"],
+        "exploitability_per_seat": last["exploitability_per_seat"],
+        "bar_bb": _round(bar),
+        "history": history,
+        "model_share": _round(readout.model_share),
+        "tier_shares": {k: _round(v) for k, v in readout.tier_shares.items()},
+        "seat_ev_bb": dict(zip(spot.positions, (_round(v) for v in readout.seat_ev))),
+        "inputs": {"tables_sha256": fingerprint_tables(win, tie)},
+    }
+    if shipped:
+        result["nodes"] = _readout_document(readout, spot)
+    return result
+
+
+def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
+    """SHA-256 of the float64 bytes of the win and tie tables (which tables a solve used)."""
+    digest = hashlib.sha256()
+    for table in (win, tie):
+        digest.update(np.ascontiguousarray(table, dtype=np.float64).tobytes())
+    return digest.hexdigest()
+
+
+def result_bytes(result: dict[str, Any]) -> bytes:
+    """The canonical bytes of a result document (what ``result.json`` holds)."""
+    return dumps_json(result).encode("ascii")
