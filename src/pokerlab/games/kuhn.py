@@ -81,16 +81,21 @@ _TERMINAL_ACTION_VALUES[0, 1] = _P0_FACING_PAYOFF  # P0 after check-bet: fold / 
 _TERMINAL_ACTION_VALUES[1, 1] = _P1_FACING_PAYOFF  # P1 facing a bet: fold / call
 _TERMINAL_ACTION_VALUES[1, 0, :, 0] = _SHOWDOWN  # P1 checks behind
 
-# Broadcast index arrays that gather a profile per deal: profile[..., _PI, _QI, _CI] has shape
-# (..., player, point, deal, action).
-_PI = np.arange(N_PLAYERS)[:, None, None]
-_QI = np.arange(2)[None, :, None]
-_CI = DEAL_CARD[:, None, :]
-# The same gather as rows of ``profile.reshape(12, 2)``, and the 0/1 matrix that sums per-deal
-# rows (player, point, deal) into the information sets (player, point, card) holding them.
-_PER_DEAL_SHAPE = (N_PLAYERS, 2, 6, 2)
-_PER_DEAL_ROWS = np.ravel_multi_index(np.broadcast_arrays(_PI, _QI, _CI), PROFILE_SHAPE[:3]).ravel()
+# Rows of ``profile.reshape(12, 2)`` (one per information set) that each (player, point, deal)
+# plays, and the 0/1 matrix summing per-deal rows back into the information sets holding them.
+_PER_DEAL_SHAPE = (N_PLAYERS, 2, 6, 2)  # player, point, deal, action
+_PER_DEAL_ROWS = np.ravel_multi_index(
+    np.broadcast_arrays(np.arange(N_PLAYERS)[:, None, None], np.arange(2)[None, :, None], DEAL_CARD[:, None, :]),
+    PROFILE_SHAPE[:3],
+).ravel()
 _DEALS_TO_INFOSETS = (np.arange(12)[:, None] == _PER_DEAL_ROWS[None, :]).astype(float)
+FIGURE_NAMES = ("value", "value_gap", "delta0", "delta1", "nashconv", "exploitability")
+
+
+def _per_deal(profile: np.ndarray) -> np.ndarray:
+    """The strategy each player uses in each deal: ``(..., player, point, deal, action)``."""
+    lead = profile.shape[:-4]
+    return profile.reshape(*lead, 12, 2)[..., _PER_DEAL_ROWS, :].reshape(*lead, *_PER_DEAL_SHAPE)
 
 
 def information_set_name(player: int, point: int, card: int) -> str:
@@ -158,7 +163,7 @@ def _p0_action_values(per_deal: np.ndarray) -> np.ndarray:
 
 def expected_value(profile: np.ndarray) -> np.ndarray | float:
     """P0's expected value of ``profile`` (antes per hand); leading axes are batched over."""
-    per_deal = profile[..., _PI, _QI, _CI, :]
+    per_deal = _per_deal(profile)
     open_values = _p0_action_values(per_deal)[..., 0, 0, :, :]
     return CHANCE * (per_deal[..., 0, 0, :, :] * open_values).sum(axis=(-2, -1))
 
@@ -170,7 +175,7 @@ def _regrets_and_reach(profile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``PROFILE_SHAPE`` (weighted by chance and the opponent's reach), and each information set's
     reach under its owner's own actions, shape ``(player, point, card)``.
     """
-    per_deal = profile.reshape(-1, 2)[_PER_DEAL_ROWS].reshape(_PER_DEAL_SHAPE)
+    per_deal = _per_deal(profile)
     values = _p0_action_values(per_deal)
     # Counterfactual reach: chance times the opponent's probability of reaching the decision.
     # P1's rows carry a minus sign, turning P0's values into P1's inside ``instant_regrets``.
@@ -271,8 +276,7 @@ class ProfileFigures:
 
     def as_dict(self, prefix: str = "") -> dict[str, float]:
         """The figures as a flat dict whose keys are ``prefix`` + field name."""
-        names = ("value", "value_gap", "delta0", "delta1", "nashconv", "exploitability")
-        return {prefix + name: float(getattr(self, name)) for name in names}
+        return {prefix + name: float(getattr(self, name)) for name in FIGURE_NAMES}
 
 
 def profile_figures(profile: np.ndarray) -> ProfileFigures:

@@ -15,7 +15,7 @@ import numpy as np
 from pokerlab.games import kuhn
 from pokerlab.io import atomic_path, write_bytes_atomic, write_json_atomic, write_sha256sums
 
-FIGURE_NAMES = ("value", "value_gap", "delta0", "delta1", "nashconv", "exploitability")
+FIGURE_NAMES = kuhn.FIGURE_NAMES
 CSV_COLUMNS = ("iteration", *(f"avg_{n}" for n in FIGURE_NAMES), *(f"cur_{n}" for n in FIGURE_NAMES))
 CONVENTIONS = {
     "unit": "antes per hand",
