@@ -56,6 +56,7 @@ _CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype
 _COMBO_BITS = _CARD_BITS[COMBO_CARDS[:, 0]] | _CARD_BITS[COMBO_CARDS[:, 1]]
 _COMBO_CARDS = COMBO_CARDS.astype(np.int64)
 _N_OUTCOMES = 3  # win, tie, pot share
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @dataclass(frozen=True)
@@ -98,71 +99,131 @@ def _strength(packed, popcount, highbit, straight_high):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(strengths, weight, acc):
-    """Add one showdown to ``acc`` (see ``_accumulators``) with weight ``weight``.
-
-    ``acc[0]`` = [sum w, sum w^2]; ``acc[1 + o]`` rows are, for outcome o in (win, tie,
-    share): sum w x, sum w^2 x, sum w^2 x^2 per player (columns 3 i .. 3 i + 2)."""
+    """Add one showdown with weight ``weight`` to ``acc``: ``acc[0]`` = [sum w, sum w^2];
+    rows 1, 2, 3 (win, tie, pot share) hold per player ``i`` in columns 3i, 3i+1, 3i+2 the
+    sums of w x, w^2 x and w^2 x^2."""
     k = strengths.shape[0]
-    best = -1
-    n_best = 0
-    for i in range(k):
+    best = strengths[0]
+    n_best = 1
+    for i in range(1, k):
         if strengths[i] > best:
             best = strengths[i]
             n_best = 1
         elif strengths[i] == best:
             n_best += 1
+    w2 = weight * weight
     acc[0, 0] += weight
-    acc[0, 1] += weight * weight
+    acc[0, 1] += w2
     share = 1.0 / n_best
+    row = 1 if n_best == 1 else 2
     for i in range(k):
-        if strengths[i] != best:
-            continue
-        o = 0 if n_best == 1 else 1
-        for row, x in ((1 + o, 1.0), (3, share)):
-            acc[row, 3 * i] += weight * x
-            acc[row, 3 * i + 1] += weight * weight * x
-            acc[row, 3 * i + 2] += weight * weight * x * x
+        if strengths[i] == best:
+            acc[row, 3 * i] += weight
+            acc[row, 3 * i + 1] += w2
+            acc[row, 3 * i + 2] += w2
+            acc[3, 3 * i] += weight * share
+            acc[3, 3 * i + 1] += w2 * share
+            acc[3, 3 * i + 2] += w2 * share * share
+
+
+# Random numbers: one SplitMix64 stream per call, seeded from ``seed`` (the same numbers on
+# every machine and Numba version). An integer below n is ((r >> 32) * n) >> 32, whose bias
+# (below n / 2^32) is far under any sampling error reported here.
 
 
 @njit(cache=True, inline="always")
-def _draw(cdf, n):
-    """Index j < n with probability (cdf[j] - cdf[j-1]) / cdf[n-1] (binary search)."""
-    u = np.random.random() * cdf[n - 1]
-    lo = 0
-    hi = n - 1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cdf[mid] > u:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+def _next(state):
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _uniform(state):
+    state, z = _next(state)
+    return state, np.float64(z >> np.uint64(11)) * 2.0**-53
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    state, z = _next(state)
+    return state, np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _draw(state, prob, alias, n):
+    """Walker alias draw of an index below ``n``: the high 32 bits pick a column, the low 32
+    bits flip its coin."""
+    state, z = _next(state)
+    j = np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    if np.float64(z & np.uint64(0xFFFFFFFF)) * 2.0**-32 < prob[j]:
+        return state, j
+    return state, alias[j]
 
 
 @njit(cache=True)
-def _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high):
+def _alias_table(weights, prob, alias):
+    """Fill Vose's alias table of ``weights`` (all > 0) into ``prob`` and ``alias``."""
+    n = weights.shape[0]
+    scaled = weights * (n / weights.sum())
+    small = np.empty(n, dtype=np.int64)
+    large = np.empty(n, dtype=np.int64)
+    ns = 0
+    nl = 0
+    for j in range(n):
+        if scaled[j] < 1.0:
+            small[ns] = j
+            ns += 1
+        else:
+            large[nl] = j
+            nl += 1
+    while ns and nl:
+        ns -= 1
+        s = small[ns]
+        g = large[nl - 1]
+        prob[s] = scaled[s]
+        alias[s] = g
+        scaled[g] = (scaled[g] + scaled[s]) - 1.0
+        if scaled[g] < 1.0:
+            nl -= 1
+            small[ns] = g
+            ns += 1
+    for m in range(nl):
+        prob[large[m]] = 1.0
+        alias[large[m]] = large[m]
+    for m in range(ns):  # left over only by round-off
+        prob[small[m]] = 1.0
+        alias[small[m]] = small[m]
+
+
+@njit(cache=True, inline="always")
+def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high):
     """Deal ``n_deal`` cards uniformly from ``deck`` minus ``used``; fill ``strengths``."""
     packed = board_packed
     for _ in range(n_deal):
         while True:
-            bit = deck[np.random.randint(deck.shape[0])]
+            state, j = _below(state, deck.shape[0])
+            bit = deck[j]
             if not used & bit:
                 break
         used |= bit
         packed |= bit
     for i in range(hands.shape[0]):
         strengths[i] = _strength(packed | combo_bits[hands[i]], popcount, highbit, straight_high)
+    return state
 
 
 @njit(cache=True)
 def _rejection_kernel(
-    cdf, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
+    prob, alias, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
     n_trials, max_attempts, seed, popcount, highbit, straight_high,
 ):  # fmt: skip
-    np.random.seed(seed)
-    k = cdf.shape[0]
+    state = _next(np.uint64(seed))[1]
+    k = prob.shape[0]
     acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
     hands = np.empty(k, dtype=np.int64)
     strengths = np.empty(k, dtype=np.int64)
@@ -173,7 +234,8 @@ def _rejection_kernel(
         used = dead_packed
         ok = True
         for i in range(k):
-            c = support[i, _draw(cdf[i], n_support[i])]
+            state, j = _draw(state, prob[i], alias[i], n_support[i])
+            c = support[i, j]
             if used & combo_bits[c]:
                 ok = False
                 break
@@ -182,18 +244,20 @@ def _rejection_kernel(
         if not ok:
             continue
         accepted += 1
-        _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high)
+        state = _showdown(
+            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high
+        )
         _score(strengths, 1.0, acc)
     return acc, accepted, attempts
 
 
 @njit(cache=True)
 def _importance_kernel(
-    cdf, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
+    prob, alias, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
     board_packed, dead_packed, deck, n_deal, n_trials, seed, popcount, highbit, straight_high,
 ):  # fmt: skip
-    np.random.seed(seed)
-    k = cdf.shape[0]
+    state = _next(np.uint64(seed))[1]
+    k = prob.shape[0]
     acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
     hands = np.empty(k, dtype=np.int64)
     held = np.empty(2 * k, dtype=np.int64)  # cards of the hands drawn so far
@@ -218,11 +282,16 @@ def _importance_kernel(
                 weight = 0.0
                 break
             weight *= z / totals[i]
-            c = support[i, _draw(cdf[i], n_support[i])]
-            tries = 1
-            while used & combo_bits[c]:
-                if tries == 64:  # heavily blocked: draw from the live part directly
-                    u = np.random.random() * z
+            tries = 0
+            while True:  # a draw from range i given the cards held so far
+                state, j = _draw(state, prob[i], alias[i], n_support[i])
+                c = support[i, j]
+                if not used & combo_bits[c]:
+                    break
+                tries += 1
+                if tries == 64:  # heavily blocked: walk the live part directly
+                    state, u = _uniform(state)
+                    u *= z
                     for j in range(n_support[i]):
                         c = support[i, j]
                         if not used & combo_bits[c]:
@@ -230,15 +299,15 @@ def _importance_kernel(
                             if u < 0.0:
                                 break
                     break
-                c = support[i, _draw(cdf[i], n_support[i])]
-                tries += 1
             used |= combo_bits[c]
             hands[i] = c
             held[2 * i] = combo_cards[c, 0]
             held[2 * i + 1] = combo_cards[c, 1]
         if weight == 0.0:  # a deal the joint law cannot produce
             continue
-        _showdown(hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high)
+        state = _showdown(
+            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high
+        )
         _score(strengths, weight, acc)
     return acc
 
@@ -333,16 +402,18 @@ def _prepare(hero, opponents, board, dead) -> _Deal:
 
 
 def _support_arrays(players: Sequence[Range]):
+    """Per player: live combos (padded rows), their count, and their alias tables."""
     k = len(players)
     support = np.zeros((k, N_COMBOS), dtype=np.int64)
-    cdf = np.zeros((k, N_COMBOS))
+    prob = np.ones((k, N_COMBOS))
+    alias = np.zeros((k, N_COMBOS), dtype=np.int64)
     n_support = np.zeros(k, dtype=np.int64)
     for i, r in enumerate(players):
         idx = np.flatnonzero(r.weights)
         support[i, : idx.size] = idx
-        cdf[i, : idx.size] = np.cumsum(r.weights[idx])
         n_support[i] = idx.size
-    return cdf, support, n_support
+        _alias_table(r.weights[idx], prob[i, : idx.size], alias[i, : idx.size])
+    return prob, alias, support, n_support
 
 
 def _hand_tuples(players: Sequence[Range], n_support, support, limit: float):
@@ -424,7 +495,7 @@ def multiway_equity(
     if trials < 1:
         raise ValueError(f"trials: expected a positive number of deals, got {trials}")
     deal = _prepare(hero, opponents, board, dead)
-    cdf, support, n_support = _support_arrays(deal.players)
+    prob, alias, support, n_support = _support_arrays(deal.players)
     tables = (POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
 
     if method in ("auto", "exact"):
@@ -451,8 +522,8 @@ def multiway_equity(
     if method == "rejection":
         cap = int(max_attempts if max_attempts is not None else 1000 * trials)
         acc, accepted, attempts = _rejection_kernel(
-            cdf, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
-            trials, cap, seed, *tables,
+            prob, alias, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
+            trials, cap, np.uint64(seed % 2**64), *tables,
         )  # fmt: skip
         if accepted < trials:
             raise ValueError(
@@ -468,9 +539,9 @@ def multiway_equity(
         for i in range(len(deal.players)):
             card_mass[i] += np.bincount(COMBO_CARDS[:, col], weights=weights[i], minlength=52)
     acc = _importance_kernel(
-        cdf, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
+        prob, alias, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
         COMBO_INDEX.astype(np.int64), _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
-        deal.n_deal, trials, seed, *tables,
+        deal.n_deal, trials, np.uint64(seed % 2**64), *tables,
     )  # fmt: skip
     return _result(deal, acc, "importance", trials, trials)
 
