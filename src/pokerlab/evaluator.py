@@ -11,8 +11,9 @@ bits, whose integer order is the lexicographic order of the descending rank list
 order of values is meaningful; tests compare orderings with eval7, never raw numbers.
 
 The evaluator works from the four suit masks (bit ``r`` of mask ``s`` set when the hand holds
-rank ``r`` of suit ``s``), so a shared board's masks are computed once and each hand's two
-cards are OR-ed in. Lookup tables of 8,192 entries (popcount, highest bit, straight high card)
+rank ``r`` of suit ``s``). Hot loops carry them packed in one ``int64``, suit ``s`` in bits
+``16 s .. 16 s + 12`` (``CARD_BITS[card]`` is a card's bit), so a shared board is packed once,
+each hand's two cards are OR-ed in without a branch, and ``rank_of_packed`` evaluates. Lookup tables of 8,192 entries (popcount, highest bit, straight high card)
 are built once at import; the Numba functions are compiled with ``cache=True``.
 """
 
@@ -103,42 +104,41 @@ def rank_from_suit_masks(s0: int, s1: int, s2: int, s3: int, popcount, highbit, 
     return (HIGH_CARD << CATEGORY_SHIFT) | _keep_top(ranks, 5, popcount)
 
 
+CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
+"""Packed-mask bit of each card: suit ``s`` occupies bits ``16 s .. 16 s + 12``."""
+
+
 @njit(cache=True, inline="always")
-def add_card(masks: np.ndarray, card: int) -> None:
-    """OR ``card`` into a length-4 array of suit masks (in place)."""
-    masks[card & 3] |= 1 << (card >> 2)
+def rank_of_packed(packed: int, popcount, highbit, straight_high) -> int:
+    """Strength of the cards in a packed mask (an OR of ``CARD_BITS``)."""
+    return rank_from_suit_masks(
+        packed & 0x1FFF,
+        (packed >> 16) & 0x1FFF,
+        (packed >> 32) & 0x1FFF,
+        (packed >> 48) & 0x1FFF,
+        popcount,
+        highbit,
+        straight_high,
+    )
 
 
 @njit(cache=True)
-def evaluate_cards(cards, popcount, highbit, straight_high) -> int:
+def evaluate_cards(cards, card_bits, popcount, highbit, straight_high) -> int:
     """Strength of a 5..7-card hand given as an array of card indices."""
-    m = np.zeros(4, dtype=np.int64)
+    packed = np.int64(0)
     for c in cards:
-        m[c & 3] |= 1 << (c >> 2)
-    return rank_from_suit_masks(m[0], m[1], m[2], m[3], popcount, highbit, straight_high)
+        packed |= card_bits[c]
+    return rank_of_packed(packed, popcount, highbit, straight_high)
 
 
 @njit(cache=True, parallel=True)
-def _evaluate_batch(hands, popcount, highbit, straight_high):
+def _evaluate_batch(hands, card_bits, popcount, highbit, straight_high):
     out = np.empty(hands.shape[0], dtype=np.int32)
     for i in prange(hands.shape[0]):
-        s0 = 0
-        s1 = 0
-        s2 = 0
-        s3 = 0
+        packed = np.int64(0)
         for j in range(hands.shape[1]):
-            c = hands[i, j]
-            bit = 1 << (c >> 2)
-            suit = c & 3
-            if suit == 0:
-                s0 |= bit
-            elif suit == 1:
-                s1 |= bit
-            elif suit == 2:
-                s2 |= bit
-            else:
-                s3 |= bit
-        out[i] = rank_from_suit_masks(s0, s1, s2, s3, popcount, highbit, straight_high)
+            packed |= card_bits[hands[i, j]]
+        out[i] = rank_of_packed(packed, popcount, highbit, straight_high)
     return out
 
 
@@ -152,7 +152,7 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
         raise ValueError(f"hands must be an (n, 5..7) array of card indices, got shape {hands.shape}")
     if hands.size and (hands.min() < 0 or hands.max() > 51):
         raise ValueError("hands must hold card indices 0..51")
-    return _evaluate_batch(hands, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+    return _evaluate_batch(hands, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
 
 
 def evaluate(cards) -> int:
@@ -166,7 +166,7 @@ def evaluate(cards) -> int:
         raise ValueError(f"a hand has 5 to 7 cards, got {arr.size}")
     if arr.min() < 0 or arr.max() > 51 or np.unique(arr).size != arr.size:
         raise ValueError(f"bad hand {list(arr)}: cards must be distinct indices 0..51")
-    return int(evaluate_cards(arr, POPCOUNT, HIGHBIT, STRAIGHT_HIGH))
+    return int(evaluate_cards(arr, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH))
 
 
 def category(strength: int) -> int:

@@ -1,0 +1,492 @@
+"""The 169x169 preflop equity table: seeded sampling, exact enumeration, and its file formats.
+
+For an ordered class pair (hero class ``a``, villain class ``b``) the table holds the
+probability that hero wins and that hero ties at showdown, over uniformly random
+non-colliding (hero combo, villain combo) pairs and a uniformly random 5-card board from the
+remaining 48 cards. Wins and ties are kept apart: the chip value of a tie is half a pot, but
+under ICM a chopped pot is worth more than the mean of winning and losing it.
+
+Two builders produce the same schema:
+
+``sampled``
+    For each of the 14,365 unordered class pairs ``a <= b`` (``PAIR_HERO``, ``PAIR_VILLAIN``,
+    row-major upper triangle), ``samples`` (hero combo, villain combo, board) triples are
+    drawn. Every pair owns a SplitMix64 stream seeded from (seed, pair index), so the counts
+    do not depend on how the pairs are split across threads or chunks. Integers below ``n``
+    are drawn as ``(r >> 32) * n >> 32`` (bias below 2^-26, far under the sampling error).
+
+``exact``
+    Every board, every non-colliding combo pair. The 2,598,960 boards collapse to 134,459
+    suit-isomorphic classes (class-pair counts are invariant under a suit permutation); on
+    each, the 1,081 live hands are sorted by strength once and swept, counting for every hero
+    hand the lower- and equal-ranked villains per class with exact card-removal corrections.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import get_num_threads, njit, prange
+
+from pokerlab import cards as C
+from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+
+PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASSES))
+N_CLASS_PAIRS = PAIR_HERO.size  # 14,365
+BOARDS_PER_COMBO_PAIR = math.comb(48, 5)  # 1,712,304
+
+# Combos of each class, padded into one array: CLASS_COMBO_CARDS[k, i] = (low, high) of the
+# i-th combo of class k, for i < CLASS_WEIGHTS[k].
+_CLASS_COMBO_CARDS = np.zeros((C.N_CLASSES, 12, 2), dtype=np.int64)
+for _k, _combos in enumerate(C.CLASS_COMBOS):
+    _CLASS_COMBO_CARDS[_k, : _combos.size] = C.COMBO_CARDS[_combos]
+_CLASS_COMBO_COUNT = C.CLASS_WEIGHTS.astype(np.int64)
+
+
+# --- the table object and its files -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EquityTable:
+    """Showdown win and tie probabilities of every ordered class pair (hero = row).
+
+    ``win[a, b]`` and ``tie[a, b]`` are fractions of deals; ``tie`` is symmetric and
+    ``loss[a, b] = win[b, a] = 1 - win[a, b] - tie[a, b]`` (up to rounding of the last bit). ``samples[a, b]`` is the number of deals behind
+    the cell (sampled draws, or all (combo, combo, board) deals in exact mode).
+    """
+
+    classes: tuple[str, ...]
+    win: np.ndarray
+    tie: np.ndarray
+    samples: np.ndarray
+
+    @property
+    def loss(self) -> np.ndarray:
+        """Loss probabilities; ``loss[a, b]`` is exactly ``win[b, a]`` (ties are symmetric)."""
+        return self.win.T.copy()
+
+    @property
+    def equity(self) -> np.ndarray:
+        """Chip equity ``win + tie / 2`` (the pot share a hand takes at showdown)."""
+        return self.win + 0.5 * self.tie
+
+    def lookup(self, hero: str, villain: str) -> tuple[float, float, float]:
+        """(win, tie, loss) of class ``hero`` against class ``villain``."""
+        a, b = C.parse_class(hero), C.parse_class(villain)
+        return float(self.win[a, b]), float(self.tie[a, b]), float(self.loss[a, b])
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Raw outcome counts of the 14,365 unordered class pairs (hero = ``PAIR_HERO``)."""
+
+    wins: np.ndarray
+    ties: np.ndarray
+    losses: np.ndarray
+
+    @property
+    def samples(self) -> np.ndarray:
+        return self.wins + self.ties + self.losses
+
+    def to_table(self) -> EquityTable:
+        """The 169x169 table. Off the diagonal the villain's row mirrors the hero's; on the
+        diagonal the two orientations of a same-class pair are averaged, so win == loss there."""
+        n = self.samples.astype(np.float64)
+        win = np.zeros((C.N_CLASSES, C.N_CLASSES))
+        tie = np.zeros_like(win)
+        samples = np.zeros((C.N_CLASSES, C.N_CLASSES), dtype=np.int64)
+        a, b = PAIR_HERO, PAIR_VILLAIN
+        win[a, b] = self.wins / n
+        win[b, a] = self.losses / n
+        tie[a, b] = tie[b, a] = self.ties / n
+        diag = a == b
+        win[a[diag], a[diag]] = 0.5 * (self.wins[diag] + self.losses[diag]) / n[diag]
+        samples[a, b] = samples[b, a] = self.samples
+        return EquityTable(C.CLASS_NAMES, win, tie, samples)
+
+
+def save_equity_table(counts: PairCounts, npz_path: str | os.PathLike, parquet_path: str | os.PathLike) -> None:
+    """Write the table as ``.npz`` (for the solvers) and ``.parquet`` (one row per pair), atomically.
+
+    Both files are byte-reproducible: no timestamps, fixed column order, no compression metadata
+    that varies between runs.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pokerlab.io import atomic_path
+
+    table = counts.to_table()
+    with atomic_path(npz_path) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(
+                fh,
+                classes=np.array(table.classes),
+                win=table.win,
+                tie=table.tie,
+                samples=table.samples,
+            )
+    names = np.array(C.CLASS_NAMES)
+    arrow = pa.table(
+        {
+            "hero": pa.array(names[PAIR_HERO].tolist(), pa.string()),
+            "villain": pa.array(names[PAIR_VILLAIN].tolist(), pa.string()),
+            "wins": pa.array(counts.wins, pa.int64()),
+            "ties": pa.array(counts.ties, pa.int64()),
+            "losses": pa.array(counts.losses, pa.int64()),
+            "samples": pa.array(counts.samples, pa.int64()),
+        }
+    )
+    with atomic_path(parquet_path) as tmp:
+        pq.write_table(arrow, tmp, compression="zstd", write_statistics=False)
+
+
+def load_equity_table(path: str | os.PathLike) -> EquityTable:
+    """Read ``equity_169.npz``; raise ``ValueError`` naming the file if it is missing or malformed."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"equity table {path}: file not found (build it with the equity_table rule)")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            classes = tuple(str(x) for x in data["classes"])
+            win, tie, samples = data["win"], data["tie"], data["samples"]
+    except Exception as exc:  # zip, key or dtype errors all mean a bad file
+        raise ValueError(f"equity table {path}: unreadable ({exc})") from exc
+    if classes != C.CLASS_NAMES:
+        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order")
+    for name, arr in (("win", win), ("tie", tie), ("samples", samples)):
+        if arr.shape != (C.N_CLASSES, C.N_CLASSES):
+            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169)")
+    if not (np.all(np.isfinite(win)) and np.all(np.isfinite(tie))):
+        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value")
+    if win.min() < 0 or tie.min() < 0 or (win + tie).max() > 1 + 1e-12:
+        raise ValueError(f"equity table {path}: probabilities outside [0, 1]")
+    if not np.allclose(win, (1.0 - win - tie).T, atol=1e-12, rtol=0):
+        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]")
+    return EquityTable(classes, win.astype(np.float64), tie.astype(np.float64), samples.astype(np.int64))
+
+
+# --- sampling ----------------------------------------------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    """Advance a SplitMix64 state; return (new state, integer uniform in [0, n))."""
+    state = state + _GOLDEN
+    r = _mix64(state)
+    return state, np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_count, card_bits,
+                 popcount, highbit, straight):
+    wins = 0
+    ties = 0
+    na = class_count[hero_class]
+    nb = class_count[villain_class]
+    for _ in range(samples):
+        while True:
+            state, i = _below(state, na)
+            state, j = _below(state, nb)
+            h0 = class_cards[hero_class, i, 0]
+            h1 = class_cards[hero_class, i, 1]
+            v0 = class_cards[villain_class, j, 0]
+            v1 = class_cards[villain_class, j, 1]
+            if h0 != v0 and h0 != v1 and h1 != v0 and h1 != v1:
+                break
+        hero = card_bits[h0] | card_bits[h1]
+        villain = card_bits[v0] | card_bits[v1]
+        used = hero | villain
+        board = np.int64(0)
+        dealt = 0
+        while dealt < 5:
+            state, c = _below(state, 52)
+            bit = card_bits[c]
+            if used & bit:
+                continue
+            used |= bit
+            board |= bit
+            dealt += 1
+        hs = rank_of_packed(board | hero, popcount, highbit, straight)
+        vs = rank_of_packed(board | villain, popcount, highbit, straight)
+        if hs > vs:
+            wins += 1
+        elif hs == vs:
+            ties += 1
+    return wins, ties
+
+
+@njit(cache=True, parallel=True)
+def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_count, card_bits, popcount, highbit,
+                  straight):
+    out = np.zeros((pair_ids.size, 2), dtype=np.int64)
+    root = _mix64(np.uint64(seed) + _GOLDEN)
+    for k in prange(pair_ids.size):
+        p = pair_ids[k]
+        state = _mix64(root ^ (np.uint64(p + 1) * _GOLDEN))
+        w, t = _sample_pair(hero[p], villain[p], samples, state, class_cards, class_count, card_bits, popcount,
+                            highbit, straight)
+        out[k, 0] = w
+        out[k, 1] = t
+    return out
+
+
+def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = None) -> PairCounts:
+    """Sampled win/tie/loss counts for the given unordered pair indices (default: all 14,365).
+
+    The counts of a pair depend only on (seed, pair index, samples): computing any subset, in
+    any chunks, on any number of threads, gives the same numbers.
+    """
+    if int(samples) < 1:
+        raise ValueError(f"equity.samples must be a positive integer, got {samples!r}")
+    if not 0 <= int(seed) < 2**64:
+        raise ValueError(f"equity.seed must be in [0, 2^64), got {seed!r}")
+    ids = np.arange(N_CLASS_PAIRS, dtype=np.int64) if pair_ids is None else np.asarray(pair_ids, dtype=np.int64)
+    wt = _sample_pairs(
+        ids, PAIR_HERO, PAIR_VILLAIN, int(samples), np.uint64(seed), _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT,
+        CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH,
+    )
+    wins, ties = wt[:, 0].copy(), wt[:, 1].copy()
+    return PairCounts(wins, ties, int(samples) - wins - ties)
+
+
+def sampled_equity_table(samples: int, seed: int) -> EquityTable:
+    """The whole table by sampling, in memory (``samples`` draws per class pair)."""
+    return sample_pair_counts(samples, seed).to_table()
+
+
+# --- exact enumeration ---------------------------------------------------------------------
+
+SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)  # (24, 4)
+
+
+@njit(cache=True)
+def _canonical_board_keys(perms):
+    """For every 5-card board (lexicographic order), the smallest card mask over suit permutations."""
+    keys = np.empty(2598960, dtype=np.uint64)
+    n = 0
+    for a in range(48):
+        for b in range(a + 1, 49):
+            for c in range(b + 1, 50):
+                for d in range(c + 1, 51):
+                    for e in range(d + 1, 52):
+                        best = np.uint64(0xFFFFFFFFFFFFFFFF)
+                        for p in range(perms.shape[0]):
+                            key = np.uint64(0)
+                            for card in (a, b, c, d, e):
+                                key |= np.uint64(1) << np.uint64(4 * (card >> 2) + perms[p, card & 3])
+                            if key < best:
+                                best = key
+                        keys[n] = best
+                        n += 1
+    return keys
+
+
+def canonical_boards() -> tuple[np.ndarray, np.ndarray]:
+    """The suit-isomorphism classes of 5-card boards: (card masks (134,459,), orbit sizes)."""
+    keys = _canonical_board_keys(SUIT_PERMUTATIONS)
+    uniq, counts = np.unique(keys, return_counts=True)
+    return uniq, counts.astype(np.int64)
+
+
+@njit(cache=True)
+def _sweep_board(board_cards, weight, combo_cards, combo_class, win, tie, card_bits, popcount, highbit, straight,
+                 strength, live, cnt_class, cnt_card):
+    """Add one board's (weighted) win and tie counts of every ordered class pair to ``win``/``tie``.
+
+    ``board_cards`` is a 52-bit mask of card indices (bit ``c`` for card ``c``).
+    """
+    board = np.int64(0)
+    for c in range(52):
+        if (board_cards >> np.uint64(c)) & np.uint64(1):
+            board |= card_bits[c]
+    n_live = 0
+    for i in range(combo_cards.shape[0]):
+        hand = card_bits[combo_cards[i, 0]] | card_bits[combo_cards[i, 1]]
+        if board & hand:
+            continue
+        strength[n_live] = rank_of_packed(board | hand, popcount, highbit, straight)
+        live[n_live] = i
+        n_live += 1
+    order = np.argsort(strength[:n_live], kind="mergesort")
+    cnt_class[:] = 0
+    cnt_card[:, :] = 0
+    start = 0
+    while start < n_live:
+        stop = start + 1
+        s = strength[order[start]]
+        while stop < n_live and strength[order[stop]] == s:
+            stop += 1
+        tied = stop - start > 1
+        # villains strictly weaker: the counts before this group is added
+        for g in range(start, stop):
+            h = live[order[g]]
+            k = combo_class[h]
+            c0 = combo_cards[h, 0]
+            c1 = combo_cards[h, 1]
+            for v in range(cnt_class.size):
+                below = weight * (cnt_class[v] - cnt_card[c0, v] - cnt_card[c1, v])
+                win[k, v] += below
+                if tied:
+                    tie[k, v] -= below
+        for g in range(start, stop):
+            h = live[order[g]]
+            k = combo_class[h]
+            cnt_class[k] += 1
+            cnt_card[combo_cards[h, 0], k] += 1
+            cnt_card[combo_cards[h, 1], k] += 1
+        if tied:
+            # ties = villains at most as strong (counts after the group) minus strictly weaker
+            for g in range(start, stop):
+                h = live[order[g]]
+                k = combo_class[h]
+                c0 = combo_cards[h, 0]
+                c1 = combo_cards[h, 1]
+                for v in range(cnt_class.size):
+                    tie[k, v] += weight * (cnt_class[v] - cnt_card[c0, v] - cnt_card[c1, v])
+                # inclusion-exclusion subtracted the hand itself twice where it counts once
+                tie[k, k] += weight
+        start = stop
+    return n_live
+
+
+@njit(cache=True, parallel=True)
+def _exact_counts(board_keys, board_weights, n_chunks, combo_cards, combo_class, card_bits, popcount, highbit,
+                  straight):
+    n_cls = 169
+    win = np.zeros((n_chunks, n_cls, n_cls), dtype=np.int64)
+    tie = np.zeros((n_chunks, n_cls, n_cls), dtype=np.int64)
+    n_boards = board_keys.size
+    for chunk in prange(n_chunks):
+        strength = np.empty(1326, dtype=np.int64)
+        live = np.empty(1326, dtype=np.int64)
+        cnt_class = np.zeros(n_cls, dtype=np.int64)
+        cnt_card = np.zeros((52, n_cls), dtype=np.int64)
+        lo = chunk * n_boards // n_chunks
+        hi = (chunk + 1) * n_boards // n_chunks
+        for i in range(lo, hi):
+            _sweep_board(board_keys[i], board_weights[i], combo_cards, combo_class, win[chunk], tie[chunk],
+                         card_bits, popcount, highbit, straight, strength, live, cnt_class, cnt_card)
+    return win.sum(axis=0), tie.sum(axis=0)
+
+
+def exact_pair_counts(board_keys: np.ndarray | None = None, board_weights: np.ndarray | None = None) -> PairCounts:
+    """Exact win/tie/loss counts of all 14,365 unordered class pairs over every board.
+
+    Counts are numbers of (hero combo, villain combo, board) deals. ``board_keys``/``weights``
+    restrict the enumeration to a subset of canonical boards (used by tests); by default all
+    134,459 canonical boards with their orbit sizes, i.e. all 2,598,960 boards.
+    """
+    if board_keys is None:
+        board_keys, board_weights = canonical_boards()
+    n_chunks = max(1, min(4 * get_num_threads(), board_keys.size))
+    win, tie = _exact_counts(
+        np.ascontiguousarray(board_keys, dtype=np.uint64), np.ascontiguousarray(board_weights, dtype=np.int64),
+        n_chunks, C.COMBO_CARDS.astype(np.int64), C.COMBO_CLASS.astype(np.int64), CARD_BITS, POPCOUNT, HIGHBIT,
+        STRAIGHT_HIGH,
+    )
+    total = win + tie + win.T  # every deal is a win for one side or a tie
+    a, b = PAIR_HERO, PAIR_VILLAIN
+    return PairCounts(win[a, b].copy(), tie[a, b].copy(), (total - win - tie)[a, b].copy())
+
+
+@njit(cache=True)
+def _enumerate_boards(h0, h1, v0, v1, card_bits, popcount, highbit, straight):
+    """Exact (wins, ties, boards) of hero (h0, h1) vs villain (v0, v1) over all 5-card boards."""
+    deck = np.empty(48, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        if c != h0 and c != h1 and c != v0 and c != v1:
+            deck[n] = card_bits[c]
+            n += 1
+    hero = card_bits[h0] | card_bits[h1]
+    villain = card_bits[v0] | card_bits[v1]
+    wins = 0
+    ties = 0
+    boards = 0
+    for i0 in range(44):
+        m0 = deck[i0]
+        for i1 in range(i0 + 1, 45):
+            m1 = m0 | deck[i1]
+            for i2 in range(i1 + 1, 46):
+                m2 = m1 | deck[i2]
+                for i3 in range(i2 + 1, 47):
+                    m3 = m2 | deck[i3]
+                    for i4 in range(i3 + 1, 48):
+                        board = m3 | deck[i4]
+                        hs = rank_of_packed(board | hero, popcount, highbit, straight)
+                        vs = rank_of_packed(board | villain, popcount, highbit, straight)
+                        if hs > vs:
+                            wins += 1
+                        elif hs == vs:
+                            ties += 1
+                        boards += 1
+    return wins, ties, boards
+
+
+def combo_pair_orbits(hero_class: int, villain_class: int) -> list[tuple[tuple[int, int, int, int], int]]:
+    """Non-colliding (hero combo, villain combo) pairs of two classes, grouped by suit isomorphism.
+
+    Returns ``[((h0, h1, v0, v1), orbit_size), ...]``; the orbit sizes sum to the number of
+    non-colliding combo pairs, and every pair in an orbit has the same board-enumeration counts.
+    """
+    seen: dict[tuple, list] = {}
+    for h in C.CLASS_COMBOS[hero_class]:
+        h0, h1 = (int(x) for x in C.COMBO_CARDS[h])
+        for v in C.CLASS_COMBOS[villain_class]:
+            v0, v1 = (int(x) for x in C.COMBO_CARDS[v])
+            if {h0, h1} & {v0, v1}:
+                continue
+            key = min(
+                (
+                    tuple(sorted(4 * (x >> 2) + int(p[x & 3]) for x in (h0, h1))),
+                    tuple(sorted(4 * (x >> 2) + int(p[x & 3]) for x in (v0, v1))),
+                )
+                for p in SUIT_PERMUTATIONS
+            )
+            if key in seen:
+                seen[key][1] += 1
+            else:
+                seen[key] = [(h0, h1, v0, v1), 1]
+    return [(tuple(rep), size) for rep, size in seen.values()]
+
+
+def exact_class_pair(hero: str | int, villain: str | int) -> tuple[int, int, int]:
+    """Exact (wins, ties, deals) of class ``hero`` vs class ``villain`` over every board.
+
+    Enumerates all C(48,5) boards for one representative of each suit-isomorphism orbit of
+    combo pairs and weights it by the orbit size, which equals the plain average over all
+    non-colliding combo pairs.
+    """
+    a = C.parse_class(hero) if isinstance(hero, str) else int(hero)
+    b = C.parse_class(villain) if isinstance(villain, str) else int(villain)
+    wins = ties = deals = 0
+    for (h0, h1, v0, v1), size in combo_pair_orbits(a, b):
+        w, t, n = _enumerate_boards(h0, h1, v0, v1, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+        wins += size * w
+        ties += size * t
+        deals += size * n
+    return wins, ties, deals
+
+
+def build_equity_counts(mode: str, samples: int, seed: int) -> PairCounts:
+    """The counts behind ``equity_169`` for a config's ``equity`` section."""
+    if mode == "sampled":
+        return sample_pair_counts(samples, seed)
+    if mode == "exact":
+        return exact_pair_counts()
+    raise ValueError(f"equity.mode must be 'sampled' or 'exact', got {mode!r}")

@@ -1,0 +1,210 @@
+"""The equity table: exact enumeration, sampling, symmetry, determinism, files and errors."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from pokerlab import cards as C
+from pokerlab import equity as E
+from pokerlab import evaluator as EV
+from pokerlab.equity_check import crosscheck, eval7_exact_class_pair
+
+
+def test_pair_indexing_covers_every_unordered_class_pair():
+    assert E.N_CLASS_PAIRS == 14365 == 169 * 170 // 2
+    assert np.all(E.PAIR_HERO <= E.PAIR_VILLAIN)
+    assert len(set(zip(E.PAIR_HERO.tolist(), E.PAIR_VILLAIN.tolist()))) == 14365
+
+
+def test_aa_vs_kk_matches_the_published_exact_figures():
+    # Published full-enumeration figures (e.g. PokerStove): AA wins 81.71%, ties 0.46%,
+    # equity 81.95% against KK.
+    wins, ties, deals = E.exact_class_pair("AA", "KK")
+    assert deals == 36 * E.BOARDS_PER_COMBO_PAIR
+    assert wins / deals == pytest.approx(0.8171, abs=5e-5)
+    assert ties / deals == pytest.approx(0.0046, abs=5e-5)
+    assert (wins + ties / 2) / deals == pytest.approx(0.8195, abs=5e-5)
+
+
+def test_orbits_partition_the_combo_pairs_and_reproduce_the_plain_average():
+    a, b = C.parse_class("AKs"), C.parse_class("AQs")
+    plain = [
+        (h, v)
+        for h in C.CLASS_COMBOS[a]
+        for v in C.CLASS_COMBOS[b]
+        if not set(C.COMBO_CARDS[h].tolist()) & set(C.COMBO_CARDS[v].tolist())
+    ]
+    orbits = E.combo_pair_orbits(a, b)
+    assert sum(size for _, size in orbits) == len(plain) == 4 * 3
+    wins = ties = 0
+    for h, v in plain:
+        w, t, n = E._enumerate_boards(*C.COMBO_CARDS[h], *C.COMBO_CARDS[v], EV.CARD_BITS, EV.POPCOUNT,
+                                      EV.HIGHBIT, EV.STRAIGHT_HIGH)
+        assert n == E.BOARDS_PER_COMBO_PAIR
+        wins, ties = wins + w, ties + t
+    assert (wins, ties, len(plain) * E.BOARDS_PER_COMBO_PAIR) == E.exact_class_pair("AKs", "AQs")
+
+
+def test_exact_counts_equal_eval7_enumeration():
+    """A one-orbit pair: pokerlab's evaluator and eval7 count the very same wins and ties."""
+    assert E.exact_class_pair("AA", "AA") == eval7_exact_class_pair("AA", "AA")
+
+
+def _brute_force_board_counts(board_cards: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Win/tie counts of every ordered class pair on one board, over all live combo pairs."""
+    live = np.flatnonzero(~C.combos_blocked_by(board_cards))
+    hands = np.column_stack([C.COMBO_CARDS[live], np.tile(board_cards, (live.size, 1))])
+    s = EV.evaluate_batch(hands).astype(np.int64)
+    cc = C.COMBO_CARDS[live].astype(np.int64)
+    disjoint = ~((cc[:, None, 0] == cc[None, :, 0]) | (cc[:, None, 0] == cc[None, :, 1])
+                 | (cc[:, None, 1] == cc[None, :, 0]) | (cc[:, None, 1] == cc[None, :, 1]))
+    cls = C.COMBO_CLASS[live].astype(np.int64)
+    win = np.zeros((169, 169), np.int64)
+    tie = np.zeros((169, 169), np.int64)
+    i, j = np.nonzero(disjoint & (s[:, None] > s[None, :]))
+    np.add.at(win, (cls[i], cls[j]), 1)
+    i, j = np.nonzero(disjoint & (s[:, None] == s[None, :]))
+    np.add.at(tie, (cls[i], cls[j]), 1)
+    return win, tie
+
+
+def test_board_sweep_equals_brute_force_on_sample_boards():
+    keys, weights = E.canonical_boards()
+    rng = np.random.default_rng(3)
+    pick = np.sort(rng.choice(keys.size, 12, replace=False))
+    counts = E.exact_pair_counts(keys[pick], weights[pick])
+    win = np.zeros((169, 169), np.int64)
+    tie = np.zeros((169, 169), np.int64)
+    for key, w in zip(keys[pick], weights[pick]):
+        board = [c for c in range(52) if (int(key) >> c) & 1]
+        bw, bt = _brute_force_board_counts(board)
+        win += w * bw
+        tie += w * bt
+    a, b = E.PAIR_HERO, E.PAIR_VILLAIN
+    assert np.array_equal(counts.wins, win[a, b])
+    assert np.array_equal(counts.ties, tie[a, b])
+    assert np.array_equal(counts.losses, win.T[a, b])
+
+
+def test_canonical_boards_cover_every_board_once():
+    keys, weights = E.canonical_boards()
+    assert keys.size == 134459
+    assert weights.sum() == math.comb(52, 5)
+    assert set(np.unique(weights).tolist()) <= {1, 2, 3, 4, 6, 8, 12, 24}
+
+
+def test_table_is_consistent_and_conserves_probability():
+    counts = E.sample_pair_counts(300, seed=11)
+    table = counts.to_table()
+    assert np.allclose(table.win + table.tie + table.loss, 1.0)
+    assert np.array_equal(table.win, table.loss.T)  # exact, not approximate
+    assert np.array_equal(table.tie, table.tie.T)
+    assert np.all(table.samples == 300)
+    assert np.array_equal(counts.samples, np.full(E.N_CLASS_PAIRS, 300))
+
+
+def test_sampling_is_independent_of_chunking_and_threads():
+    import numba
+
+    ids = np.arange(0, E.N_CLASS_PAIRS, 97)
+    whole = E.sample_pair_counts(500, seed=5, pair_ids=ids)
+    parts = [E.sample_pair_counts(500, seed=5, pair_ids=chunk) for chunk in np.array_split(ids[::-1], 7)]
+    rejoined = {int(p): (w, t) for chunk, part in zip(np.array_split(ids[::-1], 7), parts)
+                for p, w, t in zip(chunk, part.wins, part.ties)}
+    assert all(rejoined[int(p)] == (w, t) for p, w, t in zip(ids, whole.wins, whole.ties))
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = E.sample_pair_counts(500, seed=5, pair_ids=ids)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(single.wins, whole.wins) and np.array_equal(single.ties, whole.ties)
+    other_seed = E.sample_pair_counts(500, seed=6, pair_ids=ids)
+    assert not np.array_equal(other_seed.wins, whole.wins)
+
+
+@pytest.mark.parametrize("hero, villain", [("AA", "KK"), ("AKo", "QJo"), ("22", "AKo"), ("76s", "76s")])
+def test_sampled_agrees_with_exact_within_four_standard_errors(hero, villain):
+    a, b = sorted((C.parse_class(hero), C.parse_class(villain)))
+    pair = int(np.flatnonzero((E.PAIR_HERO == a) & (E.PAIR_VILLAIN == b))[0])
+    n = 20000
+    sampled = E.sample_pair_counts(n, seed=2026, pair_ids=[pair])
+    wins, ties, deals = E.exact_class_pair(a, b)
+    for observed, p in ((sampled.wins[0], wins / deals), (sampled.ties[0], ties / deals)):
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(observed / n - p) < 4 * se + 1e-12
+
+
+def test_files_round_trip_and_are_byte_reproducible(tmp_path):
+    import hashlib
+
+    import pandas as pd
+
+    counts = E.sample_pair_counts(200, seed=1)
+    digests = []
+    for run in ("a", "b"):
+        npz, parquet = tmp_path / run / "t.npz", tmp_path / run / "t.parquet"
+        E.save_equity_table(counts, npz, parquet)
+        digests.append([hashlib.sha256(p.read_bytes()).hexdigest() for p in (npz, parquet)])
+    assert digests[0] == digests[1]
+    table = E.load_equity_table(tmp_path / "a" / "t.npz")
+    assert table.classes == C.CLASS_NAMES
+    assert np.array_equal(table.win, counts.to_table().win)
+    frame = pd.read_parquet(tmp_path / "a" / "t.parquet")
+    assert list(frame.columns) == ["hero", "villain", "wins", "ties", "losses", "samples"]
+    assert len(frame) == 14365 and (frame.wins + frame.ties + frame.losses == frame.samples).all()
+    row = frame[(frame.hero == "AA") & (frame.villain == "AKs")].iloc[0]
+    assert row.wins / row.samples == table.win[0, 1]
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_bad_table_files_are_named(tmp_path):
+    with pytest.raises(ValueError, match="missing.npz: file not found"):
+        E.load_equity_table(tmp_path / "missing.npz")
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="bad.npz: unreadable"):
+        E.load_equity_table(bad)
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, classes=np.array(C.CLASS_NAMES), win=np.zeros((3, 3)), tie=np.zeros((3, 3)), samples=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="'win' has shape"):
+        E.load_equity_table(wrong)
+
+
+def test_bad_sampling_arguments():
+    with pytest.raises(ValueError, match="equity.samples"):
+        E.sample_pair_counts(0, seed=1)
+    with pytest.raises(ValueError, match="equity.mode"):
+        E.build_equity_counts("approximate", 10, 1)
+
+
+def test_crosscheck_reports_gaps_against_eval7():
+    table = E.sample_pair_counts(50, seed=3).to_table()
+    result = crosscheck(table, [("AKs", "AKs")], bound_pp=0.2)
+    row = result.rows.iloc[0]
+    wins, ties, deals = E.exact_class_pair("AKs", "AKs")
+    assert row.exact_deals == deals == 12 * E.BOARDS_PER_COMBO_PAIR  # each AKs meets three others
+    assert (row.exact_win, row.exact_tie) == (wins / deals, ties / deals)
+    k = C.parse_class("AKs")
+    assert row.gap_pp == pytest.approx(100 * max(abs(table.win[k, k] - row.exact_win),
+                                                 abs(table.tie[k, k] - row.exact_tie)))
+    assert result.passed == (row.gap_pp <= 0.2)
+    assert not crosscheck(table, [("AKs", "AKs")], bound_pp=1e-9).passed
+
+
+@pytest.mark.slow
+def test_full_exact_table():
+    counts = E.exact_pair_counts()
+    table = counts.to_table()
+    assert np.array_equal(table.win, table.loss.T)
+    wins, ties, deals = E.exact_class_pair("AKo", "QJo")
+    a, b = C.parse_class("AKo"), C.parse_class("QJo")
+    assert table.samples[a, b] == deals
+    assert table.win[a, b] == wins / deals and table.tie[a, b] == ties / deals
+    # every deal counted: live combo pairs x C(48,5) boards
+    for hero, villain in itertools.islice(zip(E.PAIR_HERO, E.PAIR_VILLAIN), 0, None, 997):
+        n_pairs = sum(1 for h in C.CLASS_COMBOS[hero] for v in C.CLASS_COMBOS[villain]
+                      if not set(C.COMBO_CARDS[h].tolist()) & set(C.COMBO_CARDS[v].tolist()))
+        assert table.samples[hero, villain] == n_pairs * E.BOARDS_PER_COMBO_PAIR
