@@ -1,4 +1,11 @@
-"""``pokerlab equity HERO VILLAIN``: showdown win/tie/loss of one preflop class against another."""
+"""``pokerlab equity``: showdown equity of a class against a class, or of a hand or range
+against 1 to 8 ranges.
+
+Two class names and no ``--board``/``--dead`` (``pokerlab equity AKs QQ``): win/tie/loss of
+one preflop class against another from :mod:`pokerlab.equity`. Anything else
+(``pokerlab equity AhKh "QQ+,AK" random --board Ks7s6s``): each player's win, tie and pot
+share under the exact joint deal, from :func:`pokerlab.ranges.equity.multiway_equity`.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +15,58 @@ import argparse
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "equity",
-        help="win/tie/loss of a class against a class (exact, or sampled with --samples)",
-        description="Showdown win/tie/loss of preflop class HERO against class VILLAIN, "
-        "exact over every board and non-colliding combo pair unless --samples is given.",
+        help="equity of a class vs a class, or of a hand/range vs 1-8 ranges",
+        description="With two class names and no board (AKs QQ): showdown win/tie/loss of the "
+        "first class against the second, exact over every board and non-colliding combo pair "
+        "unless --samples is given. Otherwise HERO (a hand or range) against 1 to 8 opponent "
+        "ranges: each player's win, tie and pot share with standard errors, opponents dealt "
+        "from the exact joint distribution (no two hands share a card).",
     )
-    p.add_argument("hero", help="hero class, e.g. AKs")
-    p.add_argument("villain", help="villain class, e.g. QQ")
+    p.add_argument("players", nargs="+", metavar="RANGE", help="hero then opponents: classes, hands or range notation")
+    p.add_argument("--board", default=None, help="0 to 5 board cards, e.g. Ks7s6s")
+    p.add_argument("--dead", default=None, help="cards out of play, removed from every range and the deck")
     p.add_argument("--samples", type=int, default=None, help="sample this many deals instead of enumerating")
     p.add_argument("--seed", type=int, default=20260801, help="root seed for --samples (default %(default)s)")
+    p.add_argument(
+        "--method", choices=("auto", "rejection", "importance", "exact"), default="auto",
+        help="ranges form: how deals are drawn (default auto: exact when small, else rejection)",
+    )  # fmt: skip
     p.set_defaults(func=run)
 
 
+def _is_class(text: str) -> bool:
+    from pokerlab.cards import parse_class
+
+    try:
+        parse_class(text)
+    except ValueError:
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
+    if len(args.players) < 2:
+        raise ValueError("players: give a hero and at least one opponent")
+    if len(args.players) == 2 and not args.board and not args.dead and all(map(_is_class, args.players)):
+        return _class_vs_class(args.players[0], args.players[1], args)
+    from pokerlab.ranges.equity import format_equity, multiway_equity
+
+    trials = args.samples if args.samples is not None else 100_000
+    hero, *opponents = args.players
+    result = multiway_equity(
+        hero, opponents, board=args.board, dead=args.dead, trials=trials, seed=args.seed, method=args.method
+    )
+    print(format_equity(result))
+    return 0
+
+
+def _class_vs_class(hero: str, villain: str, args: argparse.Namespace) -> int:
     import numpy as np
 
     from pokerlab import cards as C
     from pokerlab import equity as E
 
-    a, b = C.parse_class(args.hero), C.parse_class(args.villain)
+    a, b = C.parse_class(hero), C.parse_class(villain)
     if args.samples is None:
         wins, ties, deals = E.exact_class_pair(a, b)
         how = f"exact, {deals:,} deals"

@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
-from pokerlab.evaluator import HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_from_suit_masks
+from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
 
 __all__ = ["EquityResult", "multiway_equity", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
@@ -50,10 +50,9 @@ AUTO_EXACT_WORK = 3e8
 """``method="auto"`` enumerates exactly when the work estimate is at most this."""
 _METHODS = ("auto", "rejection", "importance", "exact")
 
-# A card's bit in a packed 64-bit mask with suit s in bits 16s .. 16s+12: one mask both
-# detects card collisions and, unpacked, gives the evaluator its four suit masks.
-_CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
-_COMBO_BITS = _CARD_BITS[COMBO_CARDS[:, 0]] | _CARD_BITS[COMBO_CARDS[:, 1]]
+# Cards as bits of the evaluator's packed 64-bit mask: one mask both detects card
+# collisions and is what ``rank_of_packed`` evaluates.
+_COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
 _COMBO_CARDS = COMBO_CARDS.astype(np.int64)
 _N_OUTCOMES = 3  # win, tie, pot share
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -84,19 +83,6 @@ class EquityResult:
 
 
 # --- Numba kernels --------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _strength(packed, popcount, highbit, straight_high):
-    return rank_from_suit_masks(
-        packed & 0x1FFF,
-        (packed >> 16) & 0x1FFF,
-        (packed >> 32) & 0x1FFF,
-        (packed >> 48) & 0x1FFF,
-        popcount,
-        highbit,
-        straight_high,
-    )
 
 
 @njit(cache=True, inline="always")
@@ -213,7 +199,7 @@ def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, streng
         used |= bit
         packed |= bit
     for i in range(hands.shape[0]):
-        strengths[i] = _strength(packed | combo_bits[hands[i]], popcount, highbit, straight_high)
+        strengths[i] = rank_of_packed(packed | combo_bits[hands[i]], popcount, highbit, straight_high)
     return state
 
 
@@ -333,7 +319,7 @@ def _exact_kernel(
         for i in range(k):
             for j in range(n_support[i]):
                 bits = combo_bits[support[i, j]]
-                strength[i, j] = -1 if runout & bits else _strength(packed | bits, popcount, highbit, straight_high)
+                strength[i, j] = -1 if runout & bits else rank_of_packed(packed | bits, popcount, highbit, straight_high)
         for t in range(tuples.shape[0]):
             live = True
             for i in range(k):
@@ -395,9 +381,9 @@ def _prepare(hero, opponents, board, dead) -> _Deal:
     n_players = len(players)
     if 2 * n_players + len(removed) + (5 - len(board_cards)) > 52:
         raise ValueError(f"{n_players} hands and a board do not fit in a deck with {len(dead_cards)} dead cards")
-    removed_bits = int(np.bitwise_or.reduce(_CARD_BITS[removed])) if removed else 0
-    board_bits = int(np.bitwise_or.reduce(_CARD_BITS[board_cards])) if board_cards else 0
-    deck = np.delete(_CARD_BITS, removed)
+    removed_bits = int(np.bitwise_or.reduce(CARD_BITS[removed])) if removed else 0
+    board_bits = int(np.bitwise_or.reduce(CARD_BITS[board_cards])) if board_cards else 0
+    deck = np.delete(CARD_BITS, removed)
     return _Deal(tuple(players), tuple(labels), board_bits, removed_bits, deck, 5 - len(board_cards))
 
 
@@ -564,7 +550,9 @@ def format_equity(result: EquityResult, label_width: int = 32) -> str:
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(4)]
     lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(r, widths))) for r in [header, *rows]]
     note = f"method: {result.method}, {result.trials:,} deals"
-    if result.method == "rejection":
+    if result.method == "exact":
+        note += " (every deal enumerated: no sampling error)"
+    elif result.method == "rejection":
         note += f", acceptance rate {result.acceptance_rate:.1%}"
     elif result.method == "importance":
         note += f", effective sample size {result.effective_sample_size:,.0f}"
