@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -234,6 +235,17 @@ def test_class_mass_and_chart_row_round_trip():
     assert Range.from_chart_row({"AA": 0.5, "AKs": 1.0, "72o": 0.25}) == r
     with pytest.raises(ValueError, match="169"):
         Range.from_chart_row(np.ones(13))
+
+
+def test_from_node_takes_one_action_column():
+    strategy = np.zeros((169, 3))
+    strategy[:, 0] = 1.0  # fold everything ...
+    strategy[CLASS_INDEX["AA"]] = [0.0, 0.25, 0.75]  # ... except aces
+    node = SimpleNamespace(actions=("F", "C", "R"), strategy=strategy)
+    assert Range.from_node(node, "R") == Range.parse("AA:0.75")
+    assert Range.from_node(node, "F").live_combos() == 1326 - 6
+    with pytest.raises(ValueError, match="'A' is not taken"):
+        Range.from_node(node, "A")
 
 
 def test_update_is_bayes_rule_and_rejects_impossible_observations():

@@ -103,6 +103,18 @@ class Range:
                 raise ValueError(f"a chart row has {N_CLASSES} class frequencies, got shape {freq.shape}")
         return cls(freq[COMBO_CLASS])
 
+    @classmethod
+    def from_node(cls, node, action: str) -> "Range":
+        """The combos that take ``action`` at a chart node, at the node's frequencies.
+
+        ``node`` is any object with ``strategy`` (169 x actions, rows in grid order) and
+        ``actions`` (action letters), such as a solve's read-out node: the BTN's 6-max 100bb
+        opening range is ``Range.from_node(btn_first_node, "R")``."""
+        actions = list(node.actions)
+        if action not in actions:
+            raise ValueError(f"action {action!r} is not taken at this node (actions: {', '.join(actions)})")
+        return cls.from_chart_row(np.asarray(node.strategy)[:, actions.index(action)])
+
     # --- views -------------------------------------------------------------------------
 
     @property
