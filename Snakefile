@@ -28,6 +28,7 @@ rule all:
         "results/equity/equity_169.parquet",
         "results/equity/crosscheck.csv",
         "results/kuhn/convergence.csv",
+        "results/kuhn/convergence_cfr_plus.csv",
         "results/kuhn/final_strategies.json",
         "results/kuhn/exploitability.png",
         "results/kuhn/SHA256SUMS",

@@ -243,8 +243,12 @@ def test_artefacts_are_byte_identical_on_rerun(tmp_path):
     outputs = []
     for name in ("a", "b"):
         folder = tmp_path / name
-        paths = [folder / f for f in ("convergence.csv", "final_strategies.json", "exploitability.png", "SHA256SUMS")]
-        write_kuhn_experiment(*paths, iterations=500, checkpoints=[1, 10, 100])
+        names = ("convergence.csv", "final_strategies.json", "exploitability.png", "SHA256SUMS", "plus.csv")
+        paths = [folder / f for f in names]
+        write_kuhn_experiment(
+            csv=paths[0], strategies=paths[1], plot=paths[2], sums=paths[3], cfr_plus_csv=paths[4],
+            iterations=500, checkpoints=[1, 10, 100],
+        )
         outputs.append([p.read_bytes() for p in paths])
     assert outputs[0] == outputs[1]
     csv_lines = outputs[0][0].decode().splitlines()
@@ -255,7 +259,8 @@ def test_artefacts_are_byte_identical_on_rerun(tmp_path):
     assert all(len(strategies[k]["strategy"][p]) == 6 for k in ("average", "current") for p in ("P0", "P1"))
     sums = outputs[0][3].decode().splitlines()
     digests = {line.split("  ")[1]: line.split("  ")[0] for line in sums}
-    for p in paths[:3]:
+    assert len(digests) == 4
+    for p in paths[:3] + paths[4:]:
         assert digests[p.name] == hashlib.sha256((tmp_path / "b" / p.name).read_bytes()).hexdigest()
 
 

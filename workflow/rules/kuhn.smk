@@ -1,10 +1,12 @@
 # Correctness anchor: vanilla CFR on Kuhn poker with exact best responses, reproducing the
-# published convergence figures with the same CFR primitives the preflop solver uses.
+# published convergence figures with the same CFR primitives the preflop solver uses;
+# CFR+ (alternating updates) runs beside it for comparison.
 
 
 rule kuhn_experiment:
     output:
         csv="results/kuhn/convergence.csv",
+        cfr_plus_csv="results/kuhn/convergence_cfr_plus.csv",
         strategies="results/kuhn/final_strategies.json",
         plot="results/kuhn/exploitability.png",
         sums="results/kuhn/SHA256SUMS",
@@ -15,8 +17,6 @@ rule kuhn_experiment:
     resources:
         mem_mb=500,
         runtime=10,
-    log:
-        "logs/kuhn/kuhn_experiment.log",
     benchmark:
         "logs/benchmarks/kuhn_experiment.tsv"
     script:

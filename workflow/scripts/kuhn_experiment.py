@@ -3,10 +3,7 @@
 from pokerlab.games.kuhn_experiment import write_kuhn_experiment
 
 write_kuhn_experiment(
-    snakemake.output.csv,  # noqa: F821 (injected by Snakemake)
-    snakemake.output.strategies,  # noqa: F821
-    snakemake.output.plot,  # noqa: F821
-    snakemake.output.sums,  # noqa: F821
+    **dict(snakemake.output.items()),  # noqa: F821 (injected by Snakemake): csv, cfr_plus_csv, strategies, plot, sums
     iterations=snakemake.params.iterations,  # noqa: F821
     checkpoints=snakemake.params.checkpoints,  # noqa: F821
 )

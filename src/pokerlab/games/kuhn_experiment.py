@@ -1,8 +1,9 @@
 """The Kuhn convergence experiment: run it, print it, and write its artefacts.
 
-Artefacts (all byte-reproducible): a CSV with one row per checkpoint, a JSON with the final
-average and current profiles and their figures, a log-log PNG of exploitability against
-iterations, and a ``sha256sum -c`` compatible SHA256SUMS listing the three.
+Artefacts (all byte-reproducible): for vanilla CFR, a CSV with one row per checkpoint and a
+JSON with the final average and current profiles and their figures; the same CSV for CFR+;
+a log-log PNG of exploitability against iterations; and a ``sha256sum -c`` compatible
+SHA256SUMS listing them.
 """
 
 from __future__ import annotations
@@ -10,13 +11,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
-
 from pokerlab.games import kuhn
 from pokerlab.io import atomic_path, write_bytes_atomic, write_json_atomic, write_sha256sums
 
 FIGURE_NAMES = kuhn.FIGURE_NAMES
 CSV_COLUMNS = ("iteration", *(f"avg_{n}" for n in FIGURE_NAMES), *(f"cur_{n}" for n in FIGURE_NAMES))
+PLUS_UPDATES = "alternating"  # CFR+'s usual schedule (Tammelin et al.)
 CONVENTIONS = {
     "unit": "antes per hand",
     "value": "P0's expected value of the profile played against itself",
@@ -57,20 +57,26 @@ def final_strategies(solver: kuhn.KuhnSolver, rows: list[dict[str, float]]) -> d
     }
 
 
-def plot_exploitability(rows: list[dict[str, float]], path: str | os.PathLike, title: str) -> None:
-    """Log-log PNG of average and current exploitability against iterations (written atomically)."""
+def plot_exploitability(
+    rows: list[dict[str, float]], plus_rows: list[dict[str, float]], path: str | os.PathLike
+) -> None:
+    """Log-log PNG of exploitability against iterations (written atomically): vanilla CFR's
+    average and current profiles, and CFR+'s average for comparison."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    iterations = np.array([r["iteration"] for r in rows], dtype=float)
     fig = Figure(figsize=(6.4, 4.2), dpi=120)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    for prefix, label, style in (("avg_", "average strategy", "o-"), ("cur_", "current strategy", "s--")):
-        ax.loglog(iterations, [r[prefix + "exploitability"] for r in rows], style, markersize=3, label=label)
+    for series, column, label, style in (
+        (rows, "avg_exploitability", "CFR, average strategy", "o-"),
+        (rows, "cur_exploitability", "CFR, current strategy", "s--"),
+        (plus_rows, "avg_exploitability", f"CFR+ ({PLUS_UPDATES} updates), average", "^-"),
+    ):
+        ax.loglog([r["iteration"] for r in series], [r[column] for r in series], style, markersize=3, label=label)
     ax.set_xlabel("iterations")
     ax.set_ylabel("exploitability = NashConv / 2 (antes per hand)")
-    ax.set_title(title)
+    ax.set_title("Kuhn poker: full-tree CFR (simultaneous updates) vs CFR+")
     ax.grid(True, which="both", linewidth=0.3)
     ax.legend()
     fig.tight_layout()
@@ -79,25 +85,28 @@ def plot_exploitability(rows: list[dict[str, float]], path: str | os.PathLike, t
 
 
 def write_kuhn_experiment(
-    csv_path: str | os.PathLike,
-    strategies_path: str | os.PathLike,
-    plot_path: str | os.PathLike,
-    sums_path: str | os.PathLike,
     *,
+    csv: str | os.PathLike,
+    cfr_plus_csv: str | os.PathLike,
+    strategies: str | os.PathLike,
+    plot: str | os.PathLike,
+    sums: str | os.PathLike,
     iterations: int,
     checkpoints: list[int] | tuple[int, ...] = kuhn.DEFAULT_CHECKPOINTS,
-    variant: str = "cfr",
-    updates: str = "simultaneous",
 ) -> list[dict[str, float]]:
-    """Run the experiment and write its four artefacts; return the checkpoint rows.
+    """Run the experiment and write its artefacts; return vanilla CFR's checkpoint rows.
 
-    The SHA256SUMS lists the other three files by paths relative to its own folder.
+    The experiment: vanilla CFR with simultaneous updates (``csv``, ``strategies``), and CFR+
+    with alternating updates over the same iterations for comparison (``cfr_plus_csv``); both
+    in ``plot``. ``sums`` lists the other files by paths relative to its own folder.
     """
-    solver, rows = kuhn.solve(iterations, variant=variant, updates=updates, checkpoints=checkpoints)
-    write_bytes_atomic(csv_path, convergence_csv(rows).encode("ascii"))
-    write_json_atomic(strategies_path, final_strategies(solver, rows))
-    plot_exploitability(rows, plot_path, f"Kuhn poker, {variant.upper()} ({updates} updates)")
-    write_sha256sums(sums_path, [csv_path, strategies_path, plot_path], Path(sums_path).parent)
+    solver, rows = kuhn.solve(iterations, checkpoints=checkpoints)
+    _, plus_rows = kuhn.solve(iterations, variant="cfr+", updates=PLUS_UPDATES, checkpoints=checkpoints)
+    write_bytes_atomic(csv, convergence_csv(rows).encode("ascii"))
+    write_bytes_atomic(cfr_plus_csv, convergence_csv(plus_rows).encode("ascii"))
+    write_json_atomic(strategies, final_strategies(solver, rows))
+    plot_exploitability(rows, plus_rows, plot)
+    write_sha256sums(sums, [csv, cfr_plus_csv, strategies, plot], Path(sums).parent)
     return rows
 
 
