@@ -6,6 +6,7 @@ NashConv / 2 in antes per hand). They are pinned here to the printed precision.
 """
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -114,7 +115,7 @@ def test_checkpoint_rows(run_100k):
 def test_config_checkpoints_include_the_published_ones():
     import yaml
 
-    with open("config/config.yaml") as fh:
+    with open(Path(__file__).resolve().parents[1] / "config" / "config.yaml") as fh:
         section = yaml.safe_load(fh)["kuhn"]
     assert section["iterations"] == 100_000
     assert {1, 10, 100, 1000, 10_000, 20_000, 100_000} <= set(section["checkpoints"])

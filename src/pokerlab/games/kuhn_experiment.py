@@ -14,8 +14,7 @@ from pathlib import Path
 from pokerlab.games import kuhn
 from pokerlab.io import atomic_path, write_bytes_atomic, write_json_atomic, write_sha256sums
 
-FIGURE_NAMES = kuhn.FIGURE_NAMES
-CSV_COLUMNS = ("iteration", *(f"avg_{n}" for n in FIGURE_NAMES), *(f"cur_{n}" for n in FIGURE_NAMES))
+CSV_COLUMNS = ("iteration", *(f"avg_{n}" for n in kuhn.FIGURE_NAMES), *(f"cur_{n}" for n in kuhn.FIGURE_NAMES))
 PLUS_UPDATES = "alternating"  # CFR+'s usual schedule (Tammelin et al.)
 CONVENTIONS = {
     "unit": "antes per hand",
@@ -48,11 +47,11 @@ def final_strategies(solver: kuhn.KuhnSolver, rows: list[dict[str, float]]) -> d
         "conventions": CONVENTIONS,
         "average": {
             "strategy": kuhn.strategy_table(solver.average_profile()),
-            "figures": {n: last[f"avg_{n}"] for n in FIGURE_NAMES},
+            "figures": {n: last[f"avg_{n}"] for n in kuhn.FIGURE_NAMES},
         },
         "current": {
             "strategy": kuhn.strategy_table(solver.current_profile()),
-            "figures": {n: last[f"cur_{n}"] for n in FIGURE_NAMES},
+            "figures": {n: last[f"cur_{n}"] for n in kuhn.FIGURE_NAMES},
         },
     }
 
