@@ -150,6 +150,17 @@ def test_three_way_with_card_removal_against_brute_force():
         assert np.all(np.abs(np.array(est.equity) - truth) <= 4 * np.array(est.equity_se)), method
 
 
+def test_importance_handles_ranges_that_rarely_fit_together():
+    """Opponent 1 puts almost all weight on the aces hero holds: independent draws almost
+    never fit (rejection gives up), while importance sampling draws the live part directly."""
+    opponent = "AsAh:1000000,KsKh,QdQc"
+    exact = multiway_equity("AsAh", [opponent], board="2c7d9h", method="exact")
+    est = multiway_equity("AsAh", [opponent], board="2c7d9h", method="importance", trials=20_000, seed=4)
+    assert np.all(np.abs(np.array(est.equity) - exact.equity) <= 4 * np.array(est.equity_se))
+    with pytest.raises(ValueError, match="use method='importance'"):
+        multiway_equity("AsAh", [opponent], board="2c7d9h", trials=100, max_attempts=10_000)
+
+
 # --- invariants and interface ----------------------------------------------------------------
 
 
@@ -194,7 +205,8 @@ def test_eight_opponents_and_acceptance_rate():
         (dict(hero="AsAh", opponents=["AsAd", "AhAd"], method="exact"), "no deal is possible"),
         (dict(hero="AsAh", opponents=["AsAd", "AhAd"], trials=10, max_attempts=1_000), "use method='importance'"),
         (dict(hero="AsAh", opponents=["AsAd", "AhAd"], method="importance", trials=10), "no deal is possible"),
-        (dict(hero="random", opponents=["random"] * 2, method="exact", max_work=1e6), "exact enumeration needs"),
+        (dict(hero="random", opponents=["random"] * 2, method="exact", max_work=1e6), "exact enumeration here needs"),
+        (dict(hero="random", opponents=["random"] * 2, board="2c3d4h5s6c", method="exact"), "2,000,000 hand tuples"),
     ],
 )
 def test_bad_input_is_named(kwargs, message):

@@ -22,7 +22,7 @@ Three ways to compute it (``method``)
         consistent for the joint law; standard errors use the delta method.
     ``exact``: every non-colliding hand tuple times every runout, weighted exactly; refused
         (``ValueError``) when the work ``runouts * (sum of range sizes + tuples * players)``
-        exceeds ``max_work``.
+        exceeds ``max_work`` or there are more than 2,000,000 hand tuples.
     ``auto``: ``exact`` when that work is at most ``AUTO_EXACT_WORK``, else ``rejection``.
 
 Outcomes, per player, as shares of deals: ``win`` (the player alone has the best hand),
@@ -49,6 +49,7 @@ MAX_OPPONENTS = 8
 AUTO_EXACT_WORK = 3e8
 """``method="auto"`` enumerates exactly when the work estimate is at most this."""
 _METHODS = ("auto", "rejection", "importance", "exact")
+_MAX_TUPLES = 2_000_000  # hand tuples held in memory by exact enumeration
 
 # Cards as bits of the evaluator's packed 64-bit mask: one mask both detects card
 # collisions and is what ``rank_of_packed`` evaluates.
@@ -279,9 +280,10 @@ def _importance_kernel(
                     state, u = _uniform(state)
                     u *= z
                     for j in range(n_support[i]):
-                        c = support[i, j]
-                        if not used & combo_bits[c]:
-                            u -= weights[i, c]
+                        live = support[i, j]
+                        if not used & combo_bits[live]:
+                            c = live  # the last live combo also absorbs round-off in u
+                            u -= weights[i, live]
                             if u < 0.0:
                                 break
                     break
@@ -403,9 +405,8 @@ def _support_arrays(players: Sequence[Range]):
 
 
 def _hand_tuples(players: Sequence[Range], n_support, support, limit: float):
-    """All non-colliding hand tuples as support indices, with weights prod_i w_i(h_i).
-
-    Returns None as soon as the count times ``limit``'s scale is exceeded."""
+    """All non-colliding hand tuples as support indices, with weights prod_i w_i(h_i);
+    None as soon as more than ``limit`` tuples (or candidate pairs) would be built."""
     idx = np.zeros((1, 0), dtype=np.int64)
     weight = np.ones(1)
     used = np.zeros(1, dtype=np.int64)
@@ -422,11 +423,6 @@ def _hand_tuples(players: Sequence[Range], n_support, support, limit: float):
         if idx.shape[0] > limit:
             return None
     return idx, weight
-
-
-def _exact_work(deal: _Deal, n_support, n_tuples: int) -> float:
-    runouts = math.comb(deal.deck.size, deal.n_deal)
-    return float(runouts) * (float(n_support.sum()) + n_tuples * len(deal.players))
 
 
 def _result(deal, acc, method, trials, attempts, exact=False) -> EquityResult:
@@ -453,7 +449,7 @@ def _result(deal, acc, method, trials, attempts, exact=False) -> EquityResult:
         method=method,
         trials=int(trials),
         attempts=int(attempts),
-        effective_sample_size=float(trials) if method == "rejection" else ess,
+        effective_sample_size=float(trials) if exact else ess,
     )
 
 
@@ -485,11 +481,11 @@ def multiway_equity(
     tables = (POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
 
     if method in ("auto", "exact"):
+        # work = runouts * (range hands evaluated + tuples scored per runout)
         budget = AUTO_EXACT_WORK if method == "auto" else max_work
-        runouts = math.comb(deal.deck.size, deal.n_deal)
-        found = _hand_tuples(deal.players, n_support, support, budget / (runouts * len(deal.players)))
-        work = _exact_work(deal, n_support, found[0].shape[0]) if found is not None else math.inf
-        if work <= budget:
+        k, runouts = len(deal.players), math.comb(deal.deck.size, deal.n_deal)
+        found = _hand_tuples(deal.players, n_support, support, min(_MAX_TUPLES, budget / (runouts * k)))
+        if found is not None and runouts * (n_support.sum() + found[0].shape[0] * k) <= budget:
             tuples, tuple_weights = found
             if tuples.shape[0] == 0:
                 raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
@@ -500,8 +496,8 @@ def multiway_equity(
             return _result(deal, acc, "exact", deals, deals, exact=True)
         if method == "exact":
             raise ValueError(
-                f"method: exact enumeration needs about {work:.3g} steps, over max_work={max_work:.3g}; "
-                "use 'rejection' or 'importance'"
+                f"method: exact enumeration here needs more than max_work={max_work:.3g} steps or "
+                f"{_MAX_TUPLES:,} hand tuples; use 'rejection' or 'importance'"
             )
         method = "rejection"
 
