@@ -37,6 +37,7 @@ from pokerlab.ranges import Range
         ("random", 1326),
         ("RANDOM", 1326),
         ("tt+, aks", 34),
+        ("AKS,QJO", 16),
         ("TT+,AQs+,AKo", 30 + 8 + 12),
         ("", 0),
     ],

@@ -10,8 +10,8 @@ Grammar (comma-separated items, each optionally followed by ``:weight``)::
     random                    all 1,326 combos
     AA:0.5  TT+:0.25          the weight of every combo the item names (default 1)
 
-Ranks are ``AKQJT98765432`` (either case); suits ``s h d c`` (the ``s``/``o`` of a class
-suffix is lower case). Weights are non-negative finite numbers. Items are applied left to
+Ranks are ``AKQJT98765432``, suits ``s h d c``, class suffixes ``s`` and ``o``, all in either
+case. Weights are non-negative finite numbers. Items are applied left to
 right and a later item **replaces** the weight of every combo it names, so
 ``random:0.1,AA`` is every combo at 0.1 except the six aces at 1. The empty string is the
 empty range. A bad item raises ``ValueError`` naming the item and its 1-based character
@@ -75,9 +75,9 @@ def _parse_class(body: str) -> tuple[int, int, str]:
     if len(body) not in (2, 3):
         raise _ItemError("expected a class such as 'AA', 'AK', 'AKs' or 'AKo', or a combo such as 'AhKh'")
     r1, r2 = _rank(body[0]), _rank(body[1])
-    suffix = body[2] if len(body) == 3 else ""
+    suffix = body[2].lower() if len(body) == 3 else ""
     if suffix and suffix not in _SUFFIXES:
-        raise _ItemError(f"unknown suffix {suffix!r} (expected 's' for suited or 'o' for offsuit)")
+        raise _ItemError(f"unknown suffix {body[2]!r} (expected 's' for suited or 'o' for offsuit)")
     if r1 == r2 and suffix:
         raise _ItemError(f"a pair takes no suffix, got {suffix!r}")
     return max(r1, r2), min(r1, r2), suffix
