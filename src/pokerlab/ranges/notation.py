@@ -105,7 +105,8 @@ def _item_combos(body: str) -> np.ndarray:
         else:
             classes = [c for k in range(lo, hi) for c in _classes_of(hi, k, suffix)]
     elif len(body) == 4:
-        _rank(body[0]), _rank(body[2])
+        for ch in (body[0], body[2]):
+            _rank(ch)
         for ch in (body[1], body[3]):
             if ch.lower() not in SUITS:
                 raise _ItemError(f"unknown suit {ch!r} (expected one of {SUITS[::-1]})")
