@@ -60,14 +60,13 @@ def main() -> None:
     print()
     print(f"hero AA vs k opponents holding {TIGHT!r}: rejection acceptance, importance ESS per deal")
     print(f"{'k':>2}  {'acceptance':>10}  {'ESS / deals':>11}  {'rejection deals/s':>18}  {'importance deals/s':>19}")
-    m = max(n // 10, 1_000)
     for k in (1, 2, 3):
         opponents = [TIGHT] * k
-        rej = best_seconds(lambda: multiway_equity("AA", opponents, trials=m, seed=2), args.repeats)
-        imp = best_seconds(lambda: multiway_equity("AA", opponents, trials=m, seed=2, method="importance"), args.repeats)
-        acceptance = multiway_equity("AA", opponents, trials=m, seed=2).acceptance_rate
-        ess = multiway_equity("AA", opponents, trials=m, seed=2, method="importance").effective_sample_size / m
-        print(f"{k:>2}  {acceptance:10.2%}  {ess:11.3f}  {m / rej:18,.0f}  {m / imp:19,.0f}")
+        rej = best_seconds(lambda: multiway_equity("AA", opponents, trials=n, seed=2), args.repeats)
+        imp = best_seconds(lambda: multiway_equity("AA", opponents, trials=n, seed=2, method="importance"), args.repeats)
+        acceptance = multiway_equity("AA", opponents, trials=n, seed=2).acceptance_rate
+        ess = multiway_equity("AA", opponents, trials=n, seed=2, method="importance").effective_sample_size / n
+        print(f"{k:>2}  {acceptance:10.2%}  {ess:11.3f}  {n / rej:18,.0f}  {n / imp:19,.0f}")
 
 
 if __name__ == "__main__":

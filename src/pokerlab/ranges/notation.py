@@ -32,6 +32,7 @@ import numpy as np
 from pokerlab.cards import (
     CLASS_COMBOS,
     CLASS_INDEX,
+    COMBO_CLASS,
     COMBO_IDS,
     N_CLASSES,
     N_COMBOS,
@@ -295,12 +296,11 @@ def format_range(weights: np.ndarray) -> str:
         return ""
     if np.all(weights == weights[0]):
         return "random" + _weight_suffix(weights[0])
-    class_weight = np.zeros(N_CLASSES)
-    uniform = np.zeros(N_CLASSES, dtype=bool)
-    for k in range(N_CLASSES):
-        w = weights[CLASS_COMBOS[k]]
-        uniform[k] = bool(np.all(w == w[0]))
-        class_weight[k] = w[0]
+    class_weight = np.full(N_CLASSES, -np.inf)  # the largest weight in each class
+    smallest = np.full(N_CLASSES, np.inf)
+    np.maximum.at(class_weight, COMBO_CLASS, weights)
+    np.minimum.at(smallest, COMBO_CLASS, weights)
+    uniform = class_weight == smallest
     live = uniform & (class_weight > 0)
     items = [(key, text, w) for key, text, w in _pair_items(class_weight, live)]
     items += sorted(_nonpair_items(class_weight, live))
