@@ -6,10 +6,12 @@ The deal
         P(h_0, ..., h_k)  proportional to  prod_i w_i(h_i) * 1[no two hands share a card]
 
     where ``w_i`` is player ``i``'s range with the board and dead cards removed. The rest of
-    the board is dealt uniformly from the cards nobody holds. This is the exact joint law:
-    drawing opponents one after another from ranges that only remove the cards drawn so far
-    is *not* the same thing (it over-weights hands that leave later players many options; a
-    test shows a three-hand case where it gives 1/4 instead of 1/3).
+    the board is dealt uniformly from the cards nobody holds. This is the exact joint law.
+    Drawing opponents one after another, each from their range less the cards drawn so far,
+    is *not* the same thing: under the joint law a hand ``h_1`` is weighted by
+    ``w_1(h_1)`` times the weight it leaves the later players, and the sequential draw drops
+    that factor, so it over-weights hands that block the later ranges (a test shows a
+    three-hand case where it gives 1/4 instead of 1/3).
 
 Three ways to compute it (``method``)
     ``rejection`` (default): every player draws independently from their own range; a deal
