@@ -168,21 +168,33 @@ def test_update_scheme_is_alternating_not_simultaneous():
     assert not np.allclose(bb_group.regrets[0, 0], ref.regrets[(k, 0)])
 
 
-def test_ending_values_are_linear_in_every_seats_range():
-    """Counterfactual ending values with arbitrary reaches equal the explicit average of the
-    hand payoffs over all deals: the solver sees hands, never ranges."""
+def test_leaf_values_are_linear_in_every_seats_range():
+    """Counterfactual leaf values under arbitrary strategies equal the explicit average of the
+    hand payoffs over all deals (the solver sees hands, never ranges); below a seat's fold its
+    value is minus what it put in times the chance the others get there."""
     tree, payoffs, win, tie, prior = tiny(Spot("cash", 3, 15), False, 3)
     solver = Solver(tree, payoffs, win, tie, prior)
     rng = np.random.default_rng(5)
-    reach = rng.uniform(0, 1, (3, tree.n_nodes, 3))
-    pay = {d: payoffs.hand_payoffs(np.array(d), win, tie) for d in itertools.product(range(3), repeat=3)}
+    sigma = rng.uniform(0, 1, (tree.n_nodes, 3))
+    sums = np.zeros_like(sigma)
+    np.add.at(sums, tree.parent[1:], sigma[1:])
+    sigma[1:] /= sums[tree.parent[1:]]  # a behaviour strategy: sums to one at every node
+    reach = solver.reach_under(sigma)
+    deals = list(itertools.product(range(3), repeat=3))
+    pay = {d: payoffs.hand_payoffs(np.array(d), win, tie) for d in deals}
+    row = {int(k): z for z, k in enumerate(payoffs.nodes)}
     for seat in range(3):
-        got = solver.ending_values(seat, reach)
-        want = np.zeros_like(got)
-        for deal, table in pay.items():
-            w = np.prod([prior[deal[j]] * reach[j][payoffs.nodes, deal[j]] for j in range(3) if j != seat], axis=0)
-            want[:, deal[seat]] += w * table[:, seat]
-        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13)
+        nodes, got = solver.leaf_values(seat, reach)
+        assert nodes.size > 0
+        for k, values in zip(nodes, got):
+            want = np.zeros(3)
+            for deal in deals:
+                w = np.prod([prior[deal[j]] * reach[j][k, deal[j]] for j in range(3) if j != seat])
+                if seat in tree.nodes[k].players_in:
+                    want[deal[seat]] += w * pay[deal][row[int(k)], seat]
+                else:
+                    want[deal[seat]] -= w * tree.nodes[k].contrib[seat]
+            np.testing.assert_allclose(values, want, rtol=1e-12, atol=1e-13)
 
 
 # --- real 169-class solves ------------------------------------------------------------------

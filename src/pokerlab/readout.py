@@ -52,7 +52,8 @@ def read_out(solver: Solver) -> Readout:
     reach = solver.reach_under(sigma)
     totals = reach @ prior  # (seats, n_nodes): R_s(h), each seat's own probability of reaching h
     table_reach = totals.prod(axis=0)
-    values = [solver.seat_values(seat, sigma, reach) for seat in range(solver.n_seats)]
+    inputs = solver.ending_inputs(reach)
+    values = [solver.seat_values(seat, sigma, reach, ending_inputs=inputs) for seat in range(solver.n_seats)]
     nodes = []
     for h in tree.decisions:
         node = tree.nodes[h]

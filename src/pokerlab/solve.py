@@ -26,15 +26,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pokerlab import cards
-from pokerlab.io import atomic_path, dumps_json
+from pokerlab import __version__, cards
+from pokerlab.equity import load_equity_table
+from pokerlab.io import atomic_path, write_bytes_atomic
 from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.readout import Readout, read_out
 from pokerlab.solver import Solver
-from pokerlab.spot import Sizing, Spot
+from pokerlab.spot import Sizing, Spot, load_sizing
 from pokerlab.tree import build_tree
 
-RESULT_DECIMALS = 6  # published floats are rounded here so that the bytes do not depend on the last ulp
+# Published floats are rounded so that the bytes never hinge on the last ulp: per-class arrays
+# (probabilities, EVs in bb) to 1e-6, spot-level figures (exploitability, shares) to 1e-10.
+ARRAY_DECIMALS = 6
+FIGURE_DECIMALS = 10
 
 
 @dataclass(frozen=True)
@@ -68,19 +72,20 @@ class SolveSettings:
 
 
 def _rounded(array: np.ndarray) -> list:
-    """Nested lists of floats rounded to ``RESULT_DECIMALS``; NaN (undefined) becomes None."""
-    out = np.round(np.asarray(array, dtype=np.float64), RESULT_DECIMALS) + 0.0  # +0.0 folds -0.0
+    """Nested lists of floats rounded to ``ARRAY_DECIMALS``; NaN (undefined) becomes None."""
+    out = np.round(np.asarray(array, dtype=np.float64), ARRAY_DECIMALS) + 0.0  # +0.0 folds -0.0
     return [None if math.isnan(x) else x for x in out.tolist()] if out.ndim == 1 else [_rounded(row) for row in out]
 
 
 def _round(x: float) -> float:
-    return round(float(x), RESULT_DECIMALS) + 0.0
+    return round(float(x), FIGURE_DECIMALS) + 0.0
 
 
 def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool) -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps({"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
-                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie)},
+                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie),
+                              "code": __version__},
                              sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -192,5 +197,20 @@ def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
 
 
 def result_bytes(result: dict[str, Any]) -> bytes:
-    """The canonical bytes of a result document (what ``result.json`` holds)."""
-    return dumps_json(result).encode("ascii")
+    """The canonical bytes of a result document (what ``result.json`` holds): sorted keys,
+    compact separators (a read-out has ~10^5-10^6 numbers), ASCII, a trailing newline."""
+    text = json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return (text + "\n").encode("ascii")
+
+
+def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: str | os.PathLike | None,
+                       settings: SolveSettings, result_path: str | os.PathLike, state_path: str | os.PathLike | None = None,
+                       shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None) -> dict[str, Any]:
+    """Load the equity table and the sizing schedule, solve ``spot`` and write ``result.json``
+    atomically (the rule and the command line both come here). Inputs are checked first."""
+    sizing = load_sizing(sizing_path)
+    table = load_equity_table(table_path)
+    result = solve_spot(spot, sizing, table.win, table.tie, settings, state_path=state_path,
+                        shove_or_fold=shove_or_fold, progress=progress)
+    write_bytes_atomic(result_path, result_bytes(result))
+    return result

@@ -59,25 +59,45 @@ def _forward_reach(parent, parent_actor, sigma, seat, reach):
 
 
 @njit(cache=True)
-def _backward_values(parent, parent_actor, sigma, seat, values, best_response):
-    """Sum ending values up the tree, children to parents (values of decision rows must be 0,
-    or -inf at ``seat``'s decisions when ``best_response``): at ``seat``'s decisions weight by
-    its strategy (or take the max over actions), elsewhere add (the others' reach is already
-    inside the ending values)."""
+def _backward_values(parent, mine, sigma, nodes, values, best_response):
+    """Sum leaf values up one seat's view of the tree, children to parents. ``parent`` is in
+    view-local indices, ``nodes`` maps them to tree indices (to read ``sigma``), ``mine[h]``
+    says whether the seat chose the edge into ``h``. Non-leaf rows must hold 0, or -inf at the
+    seat's decisions when ``best_response``. At the seat's decisions: weight by its strategy
+    (or take the max over actions); elsewhere add (the others' reach is in the leaf values)."""
     m = values.shape[1]
     for h in range(parent.size - 1, 0, -1):
         p = parent[h]
-        if parent_actor[h] == seat:
+        if mine[h]:
             if best_response:
                 for c in range(m):
                     if values[h, c] > values[p, c]:
                         values[p, c] = values[h, c]
             else:
+                g = nodes[h]
                 for c in range(m):
-                    values[p, c] += sigma[h, c] * values[h, c]
+                    values[p, c] += sigma[g, c] * values[h, c]
         else:
             for c in range(m):
                 values[p, c] += values[h, c]
+
+
+@dataclass
+class _SeatView:
+    """The part of the tree a seat's values need: every node whose parent still has the seat
+    in the hand. Below one of its folds a seat's value no longer depends on anything it does:
+    it is ``-contribution * P(the others reach the fold node)``, so the fold node is a leaf."""
+
+    nodes: np.ndarray  # tree indices, ascending (so parents come first)
+    parent: np.ndarray  # view-local parent index, -1 at the root
+    mine: np.ndarray  # the seat chose the edge into the node
+    live: np.ndarray  # endings with the seat in the hand (tree indices) ...
+    live_local: np.ndarray  # ... their view-local indices ...
+    live_const: np.ndarray  # ... and the seat's constant payoff term there
+    folded: np.ndarray  # nodes just after one of the seat's folds (tree indices) ...
+    folded_local: np.ndarray
+    folded_const: np.ndarray  # ... and minus what the seat had put in
+    decisions_local: np.ndarray  # the seat's decision nodes
 
 
 @dataclass
@@ -86,6 +106,7 @@ class _Group:
 
     nodes: np.ndarray  # (D,) tree indices
     children: np.ndarray  # (D, k) tree indices of the children, in action order
+    children_local: np.ndarray  # (D, k) the children's indices in the seat's view
     regrets: np.ndarray  # (D, m, k) regret-matching+ values
     strategy_sum: np.ndarray  # (D, m, k) sum of t * reach * strategy
 
@@ -111,15 +132,20 @@ class Solver:
         # One table per distinct (win, tie) weighting: chip EV weights a tie as half a win, so one
         # equity table serves every term; otherwise win and tie are multiplied separately.
         if np.array_equal(payoffs.term_tie, 0.5 * payoffs.term_win):
-            self._tables = [(win + 0.5 * tie, payoffs.term_win)]
+            tables = [(win + 0.5 * tie, payoffs.term_win)]
         else:
-            self._tables = [(win, payoffs.term_win), (tie, payoffs.term_tie)]
-        self._tables_t = [np.ascontiguousarray(table.T) for table, _ in self._tables]
+            tables = [(win, payoffs.term_win), (tie, payoffs.term_tie)]
+        self._tables_t = [np.ascontiguousarray(table.T) for table, _ in tables]
+        self._term_coefs = [coef for _, coef in tables]
+        self.views = [self._make_view(seat) for seat in range(self.n_seats)]
         self.groups: list[list[_Group]] = [self._make_groups(seat) for seat in range(self.n_seats)]
+        self._make_columns()
         self._seat_terms = [self._make_terms(seat) for seat in range(self.n_seats)]
         self.iteration = 0
         self.sigma = np.ones((self.n_nodes, m))
         self.reach = np.ones((self.n_seats, self.n_nodes, m))
+        self._totals = np.ones((self.n_seats, self.n_nodes))
+        self._columns = [np.zeros((self.column_node.size, m)) for _ in tables]
         self._refresh_all()
 
     # --- set-up -------------------------------------------------------------------------------
@@ -131,8 +157,43 @@ class Solver:
         for k in np.unique(tree.n_children[mine]):
             nodes = mine[tree.n_children[mine] == k]
             children = tree.child_start[nodes][:, None] + np.arange(k)[None, :]
-            groups.append(_Group(nodes, children, np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
+            local = np.searchsorted(self.views[seat].nodes, children)
+            groups.append(_Group(nodes, children, local, np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
         return groups
+
+    def _make_view(self, seat: int) -> _SeatView:
+        tree, p = self.tree, self.payoffs
+        in_hand = tree.in_hand[:, seat]
+        keep = np.r_[True, in_hand[tree.parent[1:]]]  # the seat was in the hand at the parent
+        nodes = np.flatnonzero(keep)
+        parent = np.r_[-1, np.searchsorted(nodes, tree.parent[nodes[1:]])]
+        is_ending = np.zeros(self.n_nodes, dtype=bool)
+        is_ending[p.nodes] = True
+        ending_row = np.full(self.n_nodes, -1)
+        ending_row[p.nodes] = np.arange(p.nodes.size)
+        live = nodes[is_ending[nodes] & in_hand[nodes]]
+        folded = nodes[~in_hand[nodes]]
+        mine_decisions = tree.decisions[tree.actor[tree.decisions] == seat]
+        return _SeatView(nodes=nodes, parent=parent, mine=tree.parent_actor[nodes] == seat,
+                         live=live, live_local=np.searchsorted(nodes, live), live_const=p.const[ending_row[live], seat],
+                         folded=folded, folded_local=np.searchsorted(nodes, folded),
+                         folded_const=-tree.contrib[folded, seat],
+                         decisions_local=np.searchsorted(nodes, mine_decisions))
+
+    def _make_columns(self) -> None:
+        """The distinct opponent vectors the endings need. Seat j's reach at an ending equals its
+        reach just after its own last action on the way there (its "source" node), so endings
+        sharing a source share the product ``TABLE @ q_j``: one column per (j, source)."""
+        tree, p = self.tree, self.payoffs
+        source = np.zeros((self.n_seats, self.n_nodes), dtype=np.int64)
+        for h in range(1, self.n_nodes):  # cheap set-up loop, not in the solve
+            source[:, h] = source[:, tree.parent[h]]
+            source[tree.parent_actor[h], h] = h
+        term_source = source[p.term_opponent, p.nodes[p.term_ending]]
+        keys = p.term_opponent * self.n_nodes + term_source
+        unique, self._term_column = np.unique(keys, return_inverse=True)
+        self.column_seat, self.column_node = unique // self.n_nodes, unique % self.n_nodes
+        self._seat_column_range = [np.flatnonzero(self.column_seat == seat) for seat in range(self.n_seats)]
 
     def _make_terms(self, seat: int) -> dict:
         """Per seat: its terms split into slots in which every ending appears at most once, so
@@ -148,8 +209,10 @@ class Solver:
             first = np.r_[True, ending[1:] != ending[:-1]]
             start = np.maximum.accumulate(np.where(first, np.arange(sel.size), 0))
             slot = np.arange(sel.size) - start
-        return {"sel": sel, "ending": ending, "node": p.nodes[ending], "opponent": opponent,
-                "others": others, "slots": [np.flatnonzero(slot == s) for s in range(int(slot.max(initial=-1)) + 1)]}
+        local = np.searchsorted(self.views[seat].nodes, p.nodes[ending])
+        return {"node": p.nodes[ending], "local": local, "column": self._term_column[sel], "others": others,
+                "coefs": [coef[sel] for coef in self._term_coefs],
+                "slots": [np.flatnonzero(slot == s) for s in range(int(slot.max(initial=-1)) + 1)]}
 
     # --- strategies ---------------------------------------------------------------------------
 
@@ -158,11 +221,21 @@ class Solver:
             strat = average_strategy(g.strategy_sum) if average else regret_matching(g.regrets)
             sigma[g.children] = strat.transpose(0, 2, 1)
 
+    def _refresh_reach(self, seat: int, sigma: np.ndarray, reach: np.ndarray, totals: np.ndarray,
+                       columns: list[np.ndarray]) -> None:
+        """Recompute ``seat``'s reach, its totals R_seat(h) = p . reach and its table columns."""
+        _forward_reach(self.parent, self.parent_actor, sigma, seat, reach[seat])
+        totals[seat] = reach[seat] @ self.prior
+        cols = self._seat_column_range[seat]
+        q = reach[seat][self.column_node[cols]] * self.prior
+        for out, table_t in zip(columns, self._tables_t):
+            out[cols] = q @ table_t
+
     def _refresh_all(self) -> None:
         for seat in range(self.n_seats):
             self._write_sigma(self.sigma, seat, average=False)
         for seat in range(self.n_seats):
-            _forward_reach(self.parent, self.parent_actor, self.sigma, seat, self.reach[seat])
+            self._refresh_reach(seat, self.sigma, self.reach, self._totals, self._columns)
 
     def average_sigma(self) -> np.ndarray:
         """(n_nodes, m) average strategy on each edge (row = child node; root row = 1)."""
@@ -178,33 +251,58 @@ class Solver:
             _forward_reach(self.parent, self.parent_actor, sigma, seat, reach[seat])
         return reach
 
+    def ending_inputs(self, reach: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Totals R_s(h) (seats, n_nodes) and table columns for an arbitrary ``reach``."""
+        totals = reach @ self.prior
+        q = reach[self.column_seat, self.column_node, :] * self.prior
+        return totals, [q @ table_t for table_t in self._tables_t]
+
     # --- values -------------------------------------------------------------------------------
 
-    def ending_values(self, seat: int, reach: np.ndarray) -> np.ndarray:
-        """(Z, m) counterfactual values of ``seat`` at every ending, others' reach from ``reach``."""
-        p, t = self.payoffs, self._seat_terms[seat]
-        total = reach[:, p.nodes, :] @ self.prior  # (seats, Z): R_s(z)
-        others = np.delete(total, seat, axis=0).prod(axis=0)  # prod_{k != seat} R_k(z)
-        values = (p.const[:, seat] * others)[:, None] * np.ones((1, self.n_classes))
-        if t["sel"].size:
-            q = reach[t["opponent"], t["node"], :] * self.prior  # (K, m)
-            scale = np.where(t["others"], total[:, t["ending"]].T, 1.0).prod(axis=1)  # prod_{k != seat, j}
-            contrib = np.zeros_like(q)
-            for (_, coef), table_t in zip(self._tables, self._tables_t):
-                contrib += (coef[t["sel"]] * scale)[:, None] * (q @ table_t)
+    def leaf_values(self, seat: int, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(tree indices, values) at the leaves of ``seat``'s view: endings it is in and the
+        nodes just after its folds; the others' reach taken from ``reach``."""
+        view = self.views[seat]
+        values = np.zeros((view.nodes.size, self.n_classes))
+        self._leaf_values(seat, self.ending_inputs(reach), values)
+        leaves = np.r_[view.live_local, view.folded_local]
+        return view.nodes[leaves], values[leaves]
+
+    def _leaf_values(self, seat: int, inputs: tuple[np.ndarray, list[np.ndarray]], values: np.ndarray) -> None:
+        """Write the leaf rows of ``values`` (the seat's view) from totals and table columns."""
+        view, t = self.views[seat], self._seat_terms[seat]
+        totals, columns = inputs
+        others = np.delete(totals, seat, axis=0)  # R_k(h) of every other seat
+        values[view.live_local] = (view.live_const * others[:, view.live].prod(axis=0))[:, None]
+        values[view.folded_local] = (view.folded_const * others[:, view.folded].prod(axis=0))[:, None]
+        if t["local"].size:
+            scale = np.where(t["others"], totals[:, t["node"]].T, 1.0).prod(axis=1)  # prod_{k != seat, j}
+            contrib = (t["coefs"][0] * scale)[:, None] * columns[0][t["column"]]
+            for coef, cols in zip(t["coefs"][1:], columns[1:]):
+                contrib += (coef * scale)[:, None] * cols[t["column"]]
             for idx in t["slots"]:
-                values[t["ending"][idx]] += contrib[idx]
+                values[t["local"][idx]] += contrib[idx]
+
+    def _view_values(self, seat: int, sigma: np.ndarray, inputs: tuple[np.ndarray, list[np.ndarray]],
+                     best_response: bool = False) -> np.ndarray:
+        view = self.views[seat]
+        values = np.zeros((view.nodes.size, self.n_classes))
+        if best_response:
+            values[view.decisions_local] = -np.inf
+        self._leaf_values(seat, inputs, values)
+        _backward_values(view.parent, view.mine, sigma, view.nodes, values, best_response)
         return values
 
-    def seat_values(self, seat: int, sigma: np.ndarray, reach: np.ndarray, best_response: bool = False) -> np.ndarray:
+    def seat_values(self, seat: int, sigma: np.ndarray, reach: np.ndarray, best_response: bool = False,
+                    ending_inputs: tuple[np.ndarray, list[np.ndarray]] | None = None) -> np.ndarray:
         """(n_nodes, m) counterfactual values of ``seat`` at every node: under ``sigma`` for the
-        seat's own play, or its best response (max per node and class) when ``best_response``."""
-        values = np.zeros((self.n_nodes, self.n_classes))
-        if best_response:
-            values[self.tree.decisions[self.tree.actor[self.tree.decisions] == seat]] = -np.inf
-        values[self.payoffs.nodes] = self.ending_values(seat, reach)
-        _backward_values(self.parent, self.parent_actor, sigma, seat, values, best_response)
-        return values
+        seat's own play, or its best response (max per node and class) when ``best_response``.
+        Nodes below the seat's own folds are not valued (NaN). ``ending_inputs``: precomputed
+        :meth:`ending_inputs` of ``reach`` (saves the products)."""
+        inputs = ending_inputs if ending_inputs is not None else self.ending_inputs(reach)
+        out = np.full((self.n_nodes, self.n_classes), np.nan)
+        out[self.views[seat].nodes] = self._view_values(seat, sigma, inputs, best_response)
+        return out
 
     # --- CFR+ ---------------------------------------------------------------------------------
 
@@ -214,14 +312,14 @@ class Solver:
             self.iteration += 1
             weight = linear_average_weight(self.iteration)
             for seat in range(self.n_seats):
-                values = self.seat_values(seat, self.sigma, self.reach)
+                values = self._view_values(seat, self.sigma, (self._totals, self._columns))
                 for g in self.groups[seat]:
                     strat = self.sigma[g.children].transpose(0, 2, 1)
-                    action_values = values[g.children].transpose(0, 2, 1)
+                    action_values = values[g.children_local].transpose(0, 2, 1)
                     accumulate_average(g.strategy_sum, strat, weight * self.reach[seat][g.nodes])
                     regret_matching_plus_update(g.regrets, instant_regrets(action_values, strat))
                 self._write_sigma(self.sigma, seat, average=False)
-                _forward_reach(self.parent, self.parent_actor, self.sigma, seat, self.reach[seat])
+                self._refresh_reach(seat, self.sigma, self.reach, self._totals, self._columns)
 
     def exploitability(self) -> tuple[np.ndarray, np.ndarray]:
         """(per-seat exploitability, per-seat value) of the average strategy, bb/hand.
@@ -231,10 +329,11 @@ class Solver:
         """
         sigma = self.average_sigma()
         reach = self.reach_under(sigma)
+        inputs = self.ending_inputs(reach)
         gains, profile = np.zeros(self.n_seats), np.zeros(self.n_seats)
         for seat in range(self.n_seats):
-            profile[seat] = self.prior @ self.seat_values(seat, sigma, reach)[0]
-            gains[seat] = self.prior @ self.seat_values(seat, sigma, reach, best_response=True)[0] - profile[seat]
+            profile[seat] = self.prior @ self._view_values(seat, sigma, inputs)[0]
+            gains[seat] = self.prior @ self._view_values(seat, sigma, inputs, best_response=True)[0] - profile[seat]
         return gains, profile
 
     # --- state --------------------------------------------------------------------------------
