@@ -8,8 +8,10 @@ import itertools
 import eval7
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pokerlab.cards import COMBO_CARDS, card_str, parse_cards
+from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, card_str, parse_cards
 from pokerlab.equity import exact_class_pair
 from pokerlab.ranges import Range
 from pokerlab.ranges.equity import format_equity, multiway_equity
@@ -26,7 +28,7 @@ def _showdown_shares(hands: list[list[int]], board: list[int]) -> np.ndarray:
     return best / best.sum()
 
 
-def _brute_force_equity(ranges: list[Range], board: list[int], dead: tuple[int, ...] = ()) -> np.ndarray:
+def _brute_force_equity(ranges: list[Range], board: list[int], dead: tuple[int, ...] = ()) -> np.ndarray | None:
     """Pot share of each player under the exact joint law, by plain enumeration with eval7:
     every hand tuple with no shared card (nor a board or dead card), weighted by the product
     of weights, times every runout of the cards left. Only for tiny cases."""
@@ -43,7 +45,7 @@ def _brute_force_equity(ranges: list[Range], board: list[int], dead: tuple[int, 
             hands = [[int(x) for x in COMBO_CARDS[c]] for c, _ in tup]
             total += weight
             shares += weight * _showdown_shares(hands, board + list(runout))
-    return shares / total
+    return shares / total if total else None  # None: no deal is possible
 
 
 def _naive_sequential_equity(ranges: list[Range], board: list[int]) -> np.ndarray:
@@ -159,6 +161,36 @@ def test_importance_handles_ranges_that_rarely_fit_together():
     assert np.all(np.abs(np.array(est.equity) - exact.equity) <= 4 * np.array(est.equity_se))
     with pytest.raises(ValueError, match="use method='importance'"):
         multiway_equity("AsAh", [opponent], board="2c7d9h", trials=100, max_attempts=10_000)
+
+
+@st.composite
+def small_deals(draw):
+    """2-3 players with 1-5 weighted combos each, drawn from 14 cards so that hands often
+    collide, and a turn or river board from the rest of the deck."""
+    pool = draw(st.lists(st.integers(0, 51), min_size=14, max_size=14, unique=True))
+    ranges = []
+    for _ in range(draw(st.integers(2, 3))):
+        w = np.zeros(1326)
+        for _ in range(draw(st.integers(1, 5))):
+            a, b = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=2, unique=True))
+            w[COMBO_INDEX[a, b]] = draw(st.sampled_from([1.0, 0.5, 0.2]))
+        ranges.append(Range(w))
+    rest = [c for c in range(52) if c not in pool]
+    board = draw(st.lists(st.sampled_from(rest), min_size=4, max_size=5, unique=True))
+    return ranges, board
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_deals())
+def test_exact_enumeration_equals_brute_force_on_random_small_deals(deal):
+    ranges, board = deal
+    truth = _brute_force_equity(ranges, board)
+    if truth is None:
+        with pytest.raises(ValueError, match="no deal is possible"):
+            multiway_equity(ranges[0], ranges[1:], board=board, method="exact")
+        return
+    exact = multiway_equity(ranges[0], ranges[1:], board=board, method="exact")
+    np.testing.assert_allclose(exact.equity, truth, atol=1e-12)
 
 
 # --- invariants and interface ----------------------------------------------------------------
