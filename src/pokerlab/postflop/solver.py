@@ -1,0 +1,453 @@
+"""Discounted CFR over the public postflop tree, vectorised over each player's combos.
+
+Algorithm
+    Discounted CFR (Brown & Sandholm 2019) with ``alpha = 1.5, beta = 0, gamma = 2`` and
+    alternating updates (OOP, then IP, each iteration): before iteration ``t`` adds its
+    regrets, positive cumulative regrets are scaled by ``(t-1)^1.5 / ((t-1)^1.5 + 1)`` and
+    negative ones by ``1/2``; the average strategy is the reach-weighted sum of played
+    strategies, the running sum scaled by ``((t-1)/t)^2`` each iteration. What the solver
+    reports is the average strategy.
+
+Walk
+    One depth-first Numba walk (``_walk``, an explicit stack) over the template tree serves training, best
+    response and read-out. It carries the opponent's reach (a vector over its combos) and the
+    traverser's own reach down, and returns the traverser's counterfactual values: for hand
+    ``h``, the sum over opponent combos ``o`` sharing no card with ``h`` (or the board) of
+    ``reach(o) x P(chance) x payoff``. A chance node deals each card not on the board; for a
+    fixed pair of hands every card unseen by both is equally likely, so each deal has
+    probability ``1 / (52 - board cards - 4)`` and hands holding the dealt card drop out.
+    Boards are run out the same way after an all-in. Showdowns use the sorted sweep of
+    :mod:`pokerlab.postflop.showdown`.
+
+Values
+    "Share" values: what a player ends the hand with minus what it put in since the root, so
+    the two players' shares always sum to the starting pot ``P``. A winner at showdown gets
+    ``P + b``, the loser ``-b``, a tie ``P/2`` (``b`` = chips each put in since the root).
+
+Exploitability (the convention of TexasSolver and postflop-solver)
+    ``(BR_oop + BR_ip - P) / 2`` chips, where ``BR_p`` is player ``p``'s best-response value
+    (share) against the other's average strategy; reported also as % of ``P``.
+
+Memory
+    Regrets and strategy sums are float32, stored per decision node once per chance outcome
+    leading to it; ``PostflopSolver.memory_bytes`` states the total and construction refuses a
+    tree above ``max_memory_mb``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
+from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
+from pokerlab.postflop.result import PostflopResult, player_result
+from pokerlab.postflop.showdown import board_strengths, compatible_mass, river_boards, showdown_accumulate
+from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree, build_tree
+
+TRAIN, BEST_RESPONSE, EVALUATE = 0, 1, 2
+VALUE, FINAL_POT, SHOWDOWN_PROB = 0, 1, 2
+DCFR_ALPHA, DCFR_GAMMA = 1.5, 2.0
+STORE = np.float32
+
+
+@njit(cache=True)
+def _regret_strategy(table, base, n_actions, n_hands, sigma):
+    """Regret matching on the positive part of ``table``'s block (regrets, or a strategy sum for
+    the average strategy); uniform where nothing is positive. Writes ``sigma[:n_actions, :n_hands]``."""
+    for h in range(n_hands):
+        total = 0.0
+        for a in range(n_actions):
+            r = table[base + a * n_hands + h]
+            if r > 0.0:
+                total += r
+        for a in range(n_actions):
+            r = table[base + a * n_hands + h]
+            sigma[a, h] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n_actions
+
+
+@njit(cache=True)
+def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
+    """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
+
+    Run-outs are equally likely for a fixed pair of hands: 1/44 for one card to come, 1/990
+    for an unordered pair of cards among the 45 unseen (boards colliding with a hand carry
+    strength -1 and are skipped by the sweep).
+    """
+    root_mask, cards, same, strength, order, board_index = G[7], G[11], G[12], G[13], G[14], G[15]
+    opp = 1 - trav
+    s_t, s_o, o_t, o_o = strength[trav], strength[opp], order[trav], order[opp]
+    cards_t, cards_o, same_t = cards[trav], cards[opp], same[trav]
+    if blen == 5:
+        b = board_index[d1 + 1, d2 + 1]
+        showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
+                            coef_compat, coef_diff, 1.0, out)
+    elif blen == 4:
+        for c in range(52):
+            if root_mask[c] or c == d1:
+                continue
+            b = board_index[c + 1, 0] if d1 < 0 else board_index[d1 + 1, c + 1]
+            showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
+                                coef_compat, coef_diff, 1.0 / 44.0, out)
+    else:
+        for c1 in range(52):
+            if root_mask[c1]:
+                continue
+            for c2 in range(c1 + 1, 52):
+                if not root_mask[c2]:
+                    b = board_index[c1 + 1, c2 + 1]
+                    showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
+                                        coef_compat, coef_diff, 1.0 / 990.0, out)
+
+
+@njit(cache=True)
+def _fill_reach(dst, src, cards, c):
+    """``dst = src`` with the hands holding card ``c`` zeroed."""
+    for h in range(src.size):
+        dst[h] = 0.0 if (cards[h, 0] == c or cards[h, 1] == c) else src[h]
+
+
+@njit(cache=True)
+def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_actions):
+    """Counterfactual values of ``trav``'s hands at the root (a depth-first walk, explicit stack).
+
+    Each stack level ``sp`` holds a node, the dealt cards ``d1, d2`` that reach it, the
+    opponent's and the traverser's reach, and the values returned so far. ``mode`` is TRAIN
+    (DCFR update of ``trav``'s regrets and strategy sum, both players on current strategies),
+    BEST_RESPONSE (``trav`` maximises, opponent on its average) or EVALUATE (both on their
+    averages); ``qty`` chooses the terminal quantity (VALUE, FINAL_POT, SHOWDOWN_PROB).
+    """
+    (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, deck_pos, n_deck,
+     pot, cards, same, strength, order, board_index) = G
+    opp = 1 - trav
+    cards_t, cards_o = cards[trav], cards[opp]
+    n_t, n_o = cards_t.shape[0], cards_o.shape[0]
+    n_wide = max(n_t, n_o)
+    opp_r = np.empty((max_depth, n_o))
+    own_r = np.empty((max_depth, n_t))
+    out = np.empty((max_depth, n_t))
+    cfv = np.empty((max_depth, max_actions, n_t))
+    sig = np.empty((max_depth, max_actions, n_wide))
+    f_node = np.zeros(max_depth, np.int64)
+    f_step = np.zeros(max_depth, np.int64)
+    f_d1 = np.full(max_depth, -1, np.int64)
+    f_d2 = np.full(max_depth, -1, np.int64)
+    f_card = np.zeros(max_depth, np.int64)
+    f_base = np.zeros(max_depth, np.int64)
+    opp_r[0] = opp_root
+    own_r[0] = own_root
+    sp = 0
+    while sp >= 0:
+        node = f_node[sp]
+        k = kind[node]
+        step = f_step[sp]
+        d1, d2 = f_d1[sp], f_d2[sp]
+        if step == 0:  # entering the node
+            if opp_r[sp].max() <= 0.0 and (mode != TRAIN or k == FOLD or k == SHOWDOWN or own_r[sp].max() <= 0.0):
+                # nothing to win or lose below; training still walks on while the traverser
+                # reaches the subtree, because its strategy sum must be accumulated there
+                out[sp] = 0.0
+                sp -= 1
+                continue
+            if k == FOLD:
+                compatible_mass(opp_r[sp], cards_t, cards_o, same[trav], out[sp])
+                folder = actor[node]
+                put_in = invest[node, folder]
+                if qty == VALUE:
+                    value = -put_in if folder == trav else pot + put_in
+                elif qty == FINAL_POT:
+                    value = pot + 2.0 * put_in
+                else:
+                    value = 0.0
+                out[sp] *= value
+                sp -= 1
+                continue
+            if k != DECISION and k != CHANCE:  # showdown, after running the board out if needed
+                final_pot = pot + 2.0 * invest[node, 0]
+                if qty == VALUE:
+                    cc, cd = 0.5 * pot, 0.5 * final_pot
+                elif qty == FINAL_POT:
+                    cc, cd = final_pot, 0.0
+                else:
+                    cc, cd = 1.0, 0.0
+                out[sp] = 0.0
+                _showdown(trav, board_len[node], d1, d2, cc, cd, opp_r[sp], out[sp], G)
+                sp -= 1
+                continue
+            out[sp] = 0.0
+            f_card[sp] = -1
+            if k == DECISION:
+                player = actor[node]
+                n_act = n_children[node]
+                if d1 < 0:
+                    path = 0
+                elif d2 < 0:
+                    path = deck_pos[d1]
+                else:
+                    path = deck_pos[d1] * n_deck + deck_pos[d2]
+                n_p = n_t if player == trav else n_o
+                base = offset[node] + path * n_act * n_p
+                f_base[sp] = base
+                table = R[player] if mode == TRAIN else S[player]
+                _regret_strategy(table, base, n_act, n_p, sig[sp])
+        else:  # a child has returned its values in out[sp + 1]
+            if k == DECISION:
+                if actor[node] == trav:
+                    cfv[sp, step - 1] = out[sp + 1]
+                else:
+                    out[sp] += out[sp + 1]
+            else:
+                c = f_card[sp]
+                w = 1.0 / (52 - board_len[node] - 4)
+                for h in range(n_t):
+                    if cards_t[h, 0] != c and cards_t[h, 1] != c:
+                        out[sp, h] += w * out[sp + 1, h]
+        if k == CHANCE:
+            # deal the next card not on the board; every card unseen by both hands is equally likely
+            c = f_card[sp] + 1
+            while c < 52 and (root_mask[c] or c == d1 or c == d2):
+                c += 1
+            if c == 52:
+                sp -= 1
+                continue
+            f_card[sp] = c
+            f_step[sp] = step + 1
+            _fill_reach(opp_r[sp + 1], opp_r[sp], cards_o, c)
+            _fill_reach(own_r[sp + 1], own_r[sp], cards_t, c)
+            f_node[sp + 1] = first_child[node]
+            f_step[sp + 1] = 0
+            if d1 < 0:
+                f_d1[sp + 1], f_d2[sp + 1] = c, -1
+            else:
+                f_d1[sp + 1], f_d2[sp + 1] = d1, c
+            sp += 1
+            continue
+        # decision node
+        n_act = n_children[node]
+        player = actor[node]
+        if step < n_act:
+            if player == trav:
+                opp_r[sp + 1] = opp_r[sp]
+                for h in range(n_t):
+                    own_r[sp + 1, h] = own_r[sp, h] * sig[sp, step, h]
+            else:
+                for o in range(n_o):
+                    opp_r[sp + 1, o] = opp_r[sp, o] * sig[sp, step, o]
+                own_r[sp + 1] = own_r[sp]
+            f_node[sp + 1] = first_child[node] + step
+            f_step[sp + 1] = 0
+            f_d1[sp + 1], f_d2[sp + 1] = d1, d2
+            f_step[sp] = step + 1
+            sp += 1
+            continue
+        if player == trav:
+            if mode == BEST_RESPONSE:
+                for h in range(n_t):
+                    best = cfv[sp, 0, h]
+                    for a in range(1, n_act):
+                        if cfv[sp, a, h] > best:
+                            best = cfv[sp, a, h]
+                    out[sp, h] = best
+            else:
+                for h in range(n_t):
+                    v = 0.0
+                    for a in range(n_act):
+                        v += sig[sp, a, h] * cfv[sp, a, h]
+                    out[sp, h] = v
+                if mode == TRAIN:
+                    pos, neg, gam = disc
+                    reg, ssum = R[trav], S[trav]
+                    base = f_base[sp]
+                    for a in range(n_act):
+                        for h in range(n_t):
+                            i = base + a * n_t + h
+                            r = reg[i]
+                            reg[i] = r * (pos if r > 0.0 else neg) + (cfv[sp, a, h] - out[sp, h])
+                            ssum[i] = ssum[i] * gam + own_r[sp, h] * sig[sp, a, h]
+        sp -= 1
+    return out[0].copy()
+
+
+@njit(cache=True)
+def _train(G, R, S, weights, t_start, n_iterations, max_depth, max_actions):
+    """Run DCFR iterations ``t_start .. t_start + n_iterations - 1`` (1-based)."""
+    for t in range(t_start, t_start + n_iterations):
+        tp = float(t - 1)
+        pos = tp**DCFR_ALPHA / (tp**DCFR_ALPHA + 1.0)
+        gam = (tp / t) ** DCFR_GAMMA
+        for trav in range(2):
+            _walk(trav, TRAIN, VALUE, weights[1 - trav], weights[trav], G, R, S, (pos, 0.5, gam), max_depth, max_actions)
+
+
+@njit(cache=True)
+def _values(G, R, S, weights, trav, mode, qty, max_depth, max_actions):
+    return _walk(trav, mode, qty, weights[1 - trav], weights[trav], G, R, S, (1.0, 1.0, 1.0), max_depth, max_actions)
+
+
+@njit(cache=True)
+def _root_equity(G, weights, trav):
+    """Checked-down equity share of each hand times its compatible opponent weight."""
+    out = np.zeros(weights[trav].size)
+    _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, G)
+    return out
+
+
+class PostflopSolver:
+    """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
+
+    def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0):
+        self.spot = spot
+        self.tree: PublicTree = build_tree(spot)
+        ranges = spot.ranges
+        self.hands = tuple(np.flatnonzero(r > 0) for r in ranges)  # combo indices per player
+        self.weights = tuple(np.ascontiguousarray(r[h]) for r, h in zip(ranges, self.hands))
+        cards = tuple(np.ascontiguousarray(COMBO_CARDS[h].astype(np.int64)) for h in self.hands)
+        position = [np.full(1326, -1, np.int64) for _ in range(2)]
+        for p in range(2):
+            position[p][self.hands[p]] = np.arange(self.hands[p].size)
+        same = (position[1][self.hands[0]], position[0][self.hands[1]])
+        boards, board_index = river_boards(spot.board)
+        tables = [board_strengths(boards, c) for c in cards]
+        root_mask = np.zeros(52, dtype=np.bool_)
+        root_mask[list(spot.board)] = True
+        deck = np.flatnonzero(~root_mask)
+        deck_pos = np.full(52, -1, np.int64)
+        deck_pos[deck] = np.arange(deck.size)
+        tree = self.tree
+        offsets = np.zeros(tree.n_nodes, np.int64)
+        sizes = [0, 0]
+        root_len = len(spot.board)
+        for node in tree.decision_nodes():
+            player = int(tree.actor[node])
+            outcomes = deck.size ** (int(tree.board_len[node]) - root_len)
+            offsets[node] = sizes[player]
+            sizes[player] += int(tree.n_children[node]) * self.hands[player].size * outcomes
+        table_bytes = sum(s.nbytes + o.nbytes for s, o in tables)
+        self.memory_bytes = int(2 * 4 * (sizes[0] + sizes[1]) + table_bytes)
+        if self.memory_bytes > max_memory_mb * 2**20:
+            raise ValueError(
+                f"postflop tree needs {self.memory_bytes / 2**20:.0f} MiB, above max_memory_mb={max_memory_mb:g}:"
+                " use fewer bet sizes, narrower ranges or a later street"
+            )
+        self._G = (
+            tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
+            root_mask, deck_pos, int(deck.size), float(spot.pot), cards, same,
+            tuple(s for s, _ in tables), tuple(o for _, o in tables), board_index,
+        )
+        self._R = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
+        self._S = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
+        self._limits = (tree.depth + 1, max(1, int(tree.n_children[tree.decision_nodes()].max())))
+        self.iterations = 0
+        self.seconds = 0.0
+        self._compat = tuple(self._compatible(p) for p in range(2))
+        self.pair_mass = float(self.weights[0] @ self._compat[0])
+
+    def _compatible(self, player: int) -> np.ndarray:
+        out = np.empty(self.weights[player].size)
+        compatible_mass(self.weights[1 - player], self._G[11][player], self._G[11][1 - player], self._G[12][player], out)
+        return out
+
+    # --- solving ------------------------------------------------------------------------------
+
+    def run(self, iterations: int) -> None:
+        """Continue DCFR for ``iterations`` more iterations (warm: state is kept)."""
+        if iterations <= 0:
+            return
+        start = time.perf_counter()
+        _train(self._G, self._R, self._S, self.weights, self.iterations + 1, int(iterations), *self._limits)
+        self.iterations += int(iterations)
+        self.seconds += time.perf_counter() - start
+
+    def root_values(self, player: int, mode: int = EVALUATE, qty: int = VALUE) -> np.ndarray:
+        """Per-hand root sums (see ``_walk``) for ``player`` under the average strategies."""
+        return _values(self._G, self._R, self._S, self.weights, player, mode, qty, *self._limits)
+
+    def best_response_values(self) -> tuple[float, float]:
+        """Each player's best-response value (share of the pot, chips) against the other's average."""
+        return tuple(float(self.weights[p] @ self.root_values(p, BEST_RESPONSE)) / self.pair_mass for p in range(2))
+
+    def exploitability(self) -> float:
+        """``(BR_oop + BR_ip - pot) / 2`` in chips (see the module docstring)."""
+        br = self.best_response_values()
+        return (br[0] + br[1] - self.spot.pot) / 2.0
+
+    def solve(
+        self,
+        target_pct_pot: float = 0.05,
+        max_iterations: int = 2000,
+        check_every: int = 10,
+        progress: Callable[[int, float], None] | None = None,
+    ) -> float:
+        """Iterate until exploitability <= ``target_pct_pot`` % of the pot or ``max_iterations``.
+
+        Returns the last measured exploitability in % of the pot. ``progress(iterations,
+        pct_pot)`` is called after each measurement.
+        """
+        if not target_pct_pot >= 0 or max_iterations < 1 or check_every < 1:
+            raise ValueError("solve: need target_pct_pot >= 0, max_iterations >= 1, check_every >= 1")
+        pct = math.inf
+        while self.iterations < max_iterations:
+            self.run(min(check_every, max_iterations - self.iterations))
+            start = time.perf_counter()
+            pct = 100.0 * self.exploitability() / self.spot.pot
+            self.seconds += time.perf_counter() - start
+            if progress is not None:
+                progress(self.iterations, pct)
+            if pct <= target_pct_pot:
+                break
+        return pct
+
+    # --- read-out -----------------------------------------------------------------------------
+
+    def per_combo(self, player: int) -> dict[str, np.ndarray]:
+        """Per hand of ``player`` (in ``self.hands[player]`` order) under the average strategies:
+        ``ev`` (share of the pot, chips), ``equity``, ``exp_pot`` (final pot), ``p_showdown``."""
+        compat = self._compat[player]
+        safe = np.where(compat > 0, compat, 1.0)
+        equity = _root_equity(self._G, self.weights, player)
+        return {
+            "ev": self.root_values(player, EVALUATE, VALUE) / safe,
+            "equity": equity / safe,
+            "exp_pot": self.root_values(player, EVALUATE, FINAL_POT) / safe,
+            "p_showdown": self.root_values(player, EVALUATE, SHOWDOWN_PROB) / safe,
+            "compat": compat,
+        }
+
+    def result(self) -> PostflopResult:
+        """The normalised record of the current average strategies (see :mod:`.result`)."""
+        start = time.perf_counter()
+        players = {}
+        for p, name in enumerate(PLAYER_NAMES):
+            values = self.per_combo(p)
+            players[name] = player_result(self.hands[p], self.weights[p], values["compat"], values)
+        exploitability = self.exploitability()
+        self.seconds += time.perf_counter() - start
+        return PostflopResult(
+            solver="pokerlab",
+            pot=self.spot.pot,
+            stack=self.spot.stack,
+            board=self.spot.board,
+            players=players,
+            exploitability_chips=exploitability,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            extra={"memory_bytes": self.memory_bytes},
+        )
+
+
+def solve_spot(
+    spot: PostflopSpot,
+    target_pct_pot: float = 0.05,
+    max_iterations: int = 2000,
+    check_every: int = 10,
+    progress: Callable[[int, float], None] | None = None,
+    max_memory_mb: float = 4096.0,
+) -> PostflopResult:
+    """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out."""
+    solver = PostflopSolver(spot, max_memory_mb=max_memory_mb)
+    solver.solve(target_pct_pot, max_iterations, check_every, progress)
+    return solver.result()

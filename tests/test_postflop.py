@@ -1,0 +1,257 @@
+"""The postflop solver: tree, showdown sweep, control run, degenerate spots, reference solves."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerlab.cards import COMBO_CARDS, COMBO_IDS, parse_cards, parse_combo
+from pokerlab.evaluator import evaluate
+from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
+from pokerlab.postflop.showdown import board_strengths, showdown_accumulate
+from pokerlab.postflop.solver import PostflopSolver, solve_spot
+from pokerlab.postflop.tree import CHANCE, build_tree
+from pokerlab.ranges import Range
+
+DATA = Path(__file__).parent / "data" / "postflop"
+IP_RANGE = "AA,KK,QQ,JJ,AK,AQs,KQ,QJs,JTs,T9s,98s,A5s"
+OOP_RANGE = "QQ:0.5,JJ,TT,99,88,AQ,AJs,KQs,KJs,QTs,JTs,T9s,87s,76s"
+REFERENCE_SIZES = dict(bets=(50,), raises=(100,), allin=True)
+
+
+def reference_spot(board: str, allin_threshold: float) -> PostflopSpot:
+    """The spot of the reference solves (pot 100, stack 200, bet 50%, raise 100%, all-in)."""
+    return PostflopSpot(
+        pot=100.0,
+        stack=200.0,
+        board=tuple(parse_cards(board)),
+        oop_range=Range.parse(OOP_RANGE).weights,
+        ip_range=Range.parse(IP_RANGE).weights,
+        bet_tree=BetTree.uniform(**REFERENCE_SIZES, allin_threshold=allin_threshold),
+    )
+
+
+def combos_spot(board: str, oop: list[str], ip: list[str], stack: float = 200.0) -> PostflopSpot:
+    return PostflopSpot(100.0, stack, tuple(parse_cards(board)), Range.from_combos(oop).weights,
+                        Range.from_combos(ip).weights, BetTree.uniform(**REFERENCE_SIZES))
+
+
+# --- the tree -----------------------------------------------------------------------------
+
+
+def test_reference_river_tree_matches_texassolver_actions():
+    tree = build_tree(reference_spot("QsJh2h8d3c", 0.67))
+    assert tree.actions(0) == ["CHECK", "BET 50", "BET 200"]
+    facing = {tuple(tree.line(n)): tree.actions(n) for n in tree.decision_nodes()}
+    assert facing[("BET 50",)] == ["FOLD", "CALL", "RAISE 200"]
+    assert facing[("CHECK", "BET 50")] == ["FOLD", "CALL", "RAISE 200"]
+    assert facing[("BET 50", "RAISE 200")] == ["FOLD", "CALL"]
+    assert facing[("CHECK",)] == ["CHECK", "BET 50", "BET 200"]
+    assert len(facing) == 8
+
+
+def test_turn_tree_has_one_chance_node_per_continuing_line_and_river_sizes_follow_the_pot():
+    tree = build_tree(reference_spot("QsJh2h8d", 1.0))
+    chances = [tuple(tree.line(n)) for n in range(tree.n_nodes) if tree.kind[n] == CHANCE]
+    assert sorted(chances) == [("BET 50", "CALL"), ("CHECK", "BET 50", "CALL"), ("CHECK", "CHECK")]
+    lines = {tuple(tree.line(n)): tree.actions(n) for n in tree.decision_nodes()}
+    # after bet 50 / call the pot is 200 and 150 is behind: bet 100, all-in 150
+    assert lines[("BET 50", "CALL", "DEAL")] == ["CHECK", "BET 100", "BET 150"]
+    assert lines[("BET 50", "CALL", "DEAL", "BET 100")] == ["FOLD", "CALL", "RAISE 150"]
+
+
+def test_allin_threshold_turns_large_bets_into_allin_and_raise_cap_stops_raising():
+    spot = reference_spot("QsJh2h8d3c", 0.2)  # bet 50 would commit 25% of the stack
+    assert build_tree(spot).actions(0) == ["CHECK", "BET 200"]
+    capped = PostflopSpot(100.0, 10000.0, spot.board, spot.oop_range, spot.ip_range,
+                          BetTree.uniform(bets=(50,), raises=(50,), raise_cap=1))
+    tree = build_tree(capped)
+    lines = {tuple(tree.line(n)): tree.actions(n) for n in tree.decision_nodes()}
+    assert lines[("BET 50",)] == ["FOLD", "CALL", "RAISE 150"]  # call 50 + 50% of the 200 after calling
+    assert lines[("BET 50", "RAISE 150")] == ["FOLD", "CALL"]
+
+
+def test_donk_sizes_apply_when_oop_called_the_previous_street():
+    sizes = StreetActions(bets=(50,), allin=True, donks=())
+    spot = reference_spot("QsJh2h8d", 1.0)
+    spot = PostflopSpot(spot.pot, spot.stack, spot.board, spot.oop_range, spot.ip_range,
+                        BetTree(streets=((sizes, sizes),) * 3))
+    tree = build_tree(spot)
+    lines = {tuple(tree.line(n)): tree.actions(n) for n in tree.decision_nodes()}
+    assert lines[("CHECK", "BET 50", "CALL", "DEAL")] == ["CHECK", "BET 150"]
+    assert lines[("BET 50", "CALL", "DEAL")] == ["CHECK", "BET 100", "BET 150"]
+
+
+def test_control_tree_is_a_check_down():
+    tree = build_tree(reference_spot("QsJh2h8d", 1.0).without_stacks())
+    for node in tree.decision_nodes():
+        assert tree.actions(node) == ["CHECK"]
+
+
+# --- showdown sweep against a pairwise loop -----------------------------------------------
+
+
+def test_showdown_sweep_equals_pairwise_loop_with_card_removal():
+    rng = np.random.default_rng(7)
+    board = tuple(parse_cards("Kd9h4c4s2h"))
+    live = [i for i in range(1326) if not set(COMBO_CARDS[i]) & set(board)]
+    hands_t = np.sort(rng.choice(live, 120, replace=False))
+    hands_o = np.sort(rng.choice(live, 150, replace=False))
+    reach = rng.random(hands_o.size)
+    cards_t, cards_o = COMBO_CARDS[hands_t].astype(np.int64), COMBO_CARDS[hands_o].astype(np.int64)
+    same = np.array([int(np.flatnonzero(hands_o == h)[0]) if h in hands_o else -1 for h in hands_t])
+    b = np.array([board])
+    st, ot = board_strengths(b, cards_t)
+    so, oo = board_strengths(b, cards_o)
+    out = np.zeros(hands_t.size)
+    showdown_accumulate(st[0], ot[0], so[0], oo[0], reach, cards_t, cards_o, same, 3.0, 5.0, 1.0, out)
+    expected = np.zeros(hands_t.size)
+    for i, h in enumerate(hands_t):
+        vh = evaluate(list(board) + list(COMBO_CARDS[h]))
+        for j, o in enumerate(hands_o):
+            if set(COMBO_CARDS[h]) & set(COMBO_CARDS[o]):
+                continue
+            vo = evaluate(list(board) + list(COMBO_CARDS[o]))
+            expected[i] += reach[j] * (3.0 + 5.0 * np.sign(vh - vo))
+    np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+
+
+# --- control run and degenerate spots -----------------------------------------------------
+
+
+def brute_force_equity(board: tuple[int, ...], hand: int, opp_weights: np.ndarray) -> float:
+    """Equity share of ``hand`` against weighted combos, every run-out equally likely (loops)."""
+    mine = list(COMBO_CARDS[hand])
+    num = den = 0.0
+    for o in np.flatnonzero(opp_weights):
+        theirs = list(COMBO_CARDS[o])
+        if set(theirs) & (set(mine) | set(board)):
+            continue
+        deck = [c for c in range(52) if c not in set(board) | set(mine) | set(theirs)]
+        for run in itertools.combinations(deck, 5 - len(board)):
+            full = list(board) + list(run)
+            a, b = evaluate(full + mine), evaluate(full + theirs)
+            num += opp_weights[o] * (1.0 if a > b else 0.5 if a == b else 0.0)
+            den += opp_weights[o]
+    return num / den
+
+
+def test_control_run_returns_exact_equity_share():
+    spot = reference_spot("QsJh2h8d", 1.0).without_stacks()
+    result = solve_spot(spot, target_pct_pot=0.0, max_iterations=2, check_every=1)
+    assert result.exploitability_chips == pytest.approx(0.0, abs=1e-9)
+    for name in ("oop", "ip"):
+        player = result.players[name]
+        for combo in player.combos.values():
+            assert combo["ev"] == pytest.approx(spot.pot * combo["equity"], abs=1e-9)
+            assert combo["exp_pot"] == pytest.approx(spot.pot, abs=1e-9)
+            assert combo["p_showdown"] == pytest.approx(1.0, abs=1e-12)
+        assert player.range_ev == pytest.approx(spot.pot * player.range_equity, abs=1e-9)
+    # equities against an independent loop over opponents and rivers
+    for cid in ("QhQc", "8c7c", "TsTd"):
+        got = result.players["oop"].combos[cid]["equity"]
+        assert got == pytest.approx(brute_force_equity(spot.board, parse_combo(cid), spot.ip_range), abs=1e-12)
+    got = result.players["ip"].combos["AhKh"]["equity"]
+    assert got == pytest.approx(brute_force_equity(spot.board, parse_combo("AhKh"), spot.oop_range), abs=1e-12)
+
+
+def test_always_win_spot():
+    # OOP holds the royal flush; IP's hands cannot beat it on any river
+    result = solve_spot(combos_spot("AhKhQhJh2c", ["Th9c"], ["3c3d", "4c4d", "5s5d"]), target_pct_pot=0.001)
+    oop, ip = result.players["oop"], result.players["ip"]
+    assert oop.range_equity == 1.0 and ip.range_equity == 0.0
+    assert oop.range_ev == pytest.approx(100.0, abs=0.05)  # IP never pays anything off
+    assert ip.range_ev == pytest.approx(0.0, abs=0.05)
+
+
+def test_always_tie_spot():
+    # the board is a royal flush: every hand plays the board and splits
+    result = solve_spot(combos_spot("AhKhQhJhTh", ["2c3c", "4d5d"], ["6s7s", "8c9d"]), target_pct_pot=0.001)
+    for player in result.players.values():
+        assert player.range_equity == 0.5
+        assert player.range_ev == pytest.approx(50.0, abs=0.01)  # folding a tie is the only way to lose
+        for combo in player.combos.values():
+            assert combo["ev"] == pytest.approx(50.0, abs=0.05)
+
+
+def test_always_lose_spot_on_the_turn():
+    # IP holds quad aces with the board's ace; OOP's pairs can never catch up
+    result = solve_spot(combos_spot("AcAd2s7h", ["3c3d", "4c4d"], ["AhAs"]), target_pct_pot=0.001)
+    oop, ip = result.players["oop"], result.players["ip"]
+    assert oop.range_equity == 0.0 and ip.range_equity == pytest.approx(1.0, abs=1e-12)
+    assert oop.range_ev == pytest.approx(0.0, abs=0.05)
+    assert ip.range_ev == pytest.approx(100.0, abs=0.05)
+
+
+# --- invariants and the reference solves --------------------------------------------------
+
+
+def test_shares_sum_to_pot_and_exploitability_falls():
+    solver = PostflopSolver(reference_spot("QsJh2h8d", 1.0))
+    figures = []
+    for iterations in (5, 40, 200):
+        solver.run(iterations - solver.iterations)
+        figures.append(solver.exploitability())
+    assert figures[0] > figures[1] > figures[2] > 0
+    result = solver.result()
+    assert result.players["oop"].range_ev + result.players["ip"].range_ev == pytest.approx(100.0, abs=1e-9)
+    br = solver.best_response_values()
+    assert br[0] >= result.players["oop"].range_ev and br[1] >= result.players["ip"].range_ev
+
+
+@pytest.mark.parametrize("street,board,threshold", [("river", "QsJh2h8d3c", 0.67), ("turn", "QsJh2h8d", 1.0)])
+def test_reference_solve_agrees_with_postflop_solver(street, board, threshold):
+    reference = json.loads((DATA / f"postflop_solver_{street}.json").read_text())
+    result = solve_spot(reference_spot(board, threshold), target_pct_pot=0.05)
+    assert result.exploitability_pct_pot <= 0.05
+    for name in ("oop", "ip"):
+        ours, theirs = result.players[name], reference["players"][name]
+        assert set(ours.combos) == set(theirs["combos"])
+        assert ours.range_ev == pytest.approx(theirs["range_ev"], abs=0.1)
+        assert ours.range_equity == pytest.approx(theirs["range_equity"], abs=1e-6)
+        gaps = [abs(ours.combos[c]["ev"] - v[0]) for c, v in theirs["combos"].items()]
+        assert np.median(gaps) <= 1.0
+        for cid, (_, equity, _) in theirs["combos"].items():
+            assert ours.combos[cid]["equity"] == pytest.approx(equity, abs=1e-6)
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(board=(0, 0, 5)), "appears twice"),
+        (dict(stack=-1.0), "bad stack"),
+        (dict(pot=0.0), "bad pot"),
+        (dict(board=(0, 1)), "3, 4 or 5 cards"),
+        (dict(oop_range=np.where(np.arange(1326) == parse_combo("QsQh"), 1.0, 0.0)), "empty after removing"),
+        (dict(bet_tree=BetTree.uniform()), "no bet, raise or all-in"),
+    ],
+)
+def test_bad_input_fails_clearly(kwargs, message):
+    base = dict(pot=100.0, stack=200.0, board=tuple(parse_cards("QsJh2h")),
+                oop_range=np.ones(1326), ip_range=np.ones(1326), bet_tree=BetTree.uniform(bets=(50,)))
+    base.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        PostflopSpot(**base)
+
+
+def test_bad_sizes_and_memory_cap_fail_clearly():
+    with pytest.raises(ValueError, match="bad bet size"):
+        StreetActions(bets=(-50,))
+    with pytest.raises(ValueError, match="allin_threshold"):
+        BetTree.uniform(bets=(50,), allin_threshold=0)
+    with pytest.raises(ValueError, match="max_memory_mb"):
+        PostflopSolver(reference_spot("QsJh2h", 1.0), max_memory_mb=1)
+
+
+def test_combo_ids_of_results_are_ours():
+    # every combo key is a canonical pokerlab id (higher card first, pair suits s > h > d > c)
+    result = solve_spot(reference_spot("QsJh2h8d3c", 0.67), target_pct_pot=1.0)
+    assert set(result.players["oop"].combos) <= set(COMBO_IDS)
+    assert "QhQc" in result.players["oop"].combos and "QcQh" not in result.players["oop"].combos
