@@ -20,6 +20,7 @@ validate(config, "config/schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/equity.smk"
 include: "workflow/rules/kuhn.smk"
+include: "workflow/rules/solve.smk"
 
 
 rule all:
@@ -32,3 +33,4 @@ rule all:
         "results/kuhn/final_strategies.json",
         "results/kuhn/exploitability.png",
         "results/kuhn/SHA256SUMS",
+        solve_result_paths(),

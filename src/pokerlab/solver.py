@@ -82,6 +82,15 @@ def _backward_values(parent, mine, sigma, nodes, values, best_response):
                 values[p, c] += values[h, c]
 
 
+@njit(cache=True)
+def _add_terms(values, rows, columns, column, weight):
+    """values[rows[t]] += weight[t] * columns[column[t]] for every term t (rows may repeat)."""
+    for t in range(rows.size):
+        r, k, w = rows[t], column[t], weight[t]
+        for c in range(values.shape[1]):
+            values[r, c] += w * columns[k, c]
+
+
 @dataclass
 class _SeatView:
     """The part of the tree a seat's values need: every node whose parent still has the seat
@@ -196,23 +205,16 @@ class Solver:
         self._seat_column_range = [np.flatnonzero(self.column_seat == seat) for seat in range(self.n_seats)]
 
     def _make_terms(self, seat: int) -> dict:
-        """Per seat: its terms split into slots in which every ending appears at most once, so
-        their contributions can be added with plain fancy indexing."""
+        """Per seat: the terms of its payoffs, with the view-local row of their ending and a mask
+        of the seats whose reach scales them (everyone but the seat and its opponent)."""
         p = self.payoffs
         sel = np.flatnonzero(p.term_seat == seat)
-        ending, opponent = p.term_ending[sel], p.term_opponent[sel]
         others = np.ones((sel.size, self.n_seats), dtype=bool)
         others[:, seat] = False
-        others[np.arange(sel.size), opponent] = False
-        slot = np.zeros(sel.size, dtype=np.int64)  # position of the term among its ending's terms
-        if sel.size:
-            first = np.r_[True, ending[1:] != ending[:-1]]
-            start = np.maximum.accumulate(np.where(first, np.arange(sel.size), 0))
-            slot = np.arange(sel.size) - start
-        local = np.searchsorted(self.views[seat].nodes, p.nodes[ending])
-        return {"node": p.nodes[ending], "local": local, "column": self._term_column[sel], "others": others,
-                "coefs": [coef[sel] for coef in self._term_coefs],
-                "slots": [np.flatnonzero(slot == s) for s in range(int(slot.max(initial=-1)) + 1)]}
+        others[np.arange(sel.size), p.term_opponent[sel]] = False
+        node = p.nodes[p.term_ending[sel]]
+        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node), "column": self._term_column[sel],
+                "others": others, "coefs": [coef[sel] for coef in self._term_coefs]}
 
     # --- strategies ---------------------------------------------------------------------------
 
@@ -275,13 +277,9 @@ class Solver:
         others = np.delete(totals, seat, axis=0)  # R_k(h) of every other seat
         values[view.live_local] = (view.live_const * others[:, view.live].prod(axis=0))[:, None]
         values[view.folded_local] = (view.folded_const * others[:, view.folded].prod(axis=0))[:, None]
-        if t["local"].size:
-            scale = np.where(t["others"], totals[:, t["node"]].T, 1.0).prod(axis=1)  # prod_{k != seat, j}
-            contrib = (t["coefs"][0] * scale)[:, None] * columns[0][t["column"]]
-            for coef, cols in zip(t["coefs"][1:], columns[1:]):
-                contrib += (coef * scale)[:, None] * cols[t["column"]]
-            for idx in t["slots"]:
-                values[t["local"][idx]] += contrib[idx]
+        scale = np.where(t["others"], totals[:, t["node"]].T, 1.0).prod(axis=1)  # prod_{k != seat, j} R_k
+        for coef, cols in zip(t["coefs"], columns):
+            _add_terms(values, t["local"], cols, t["column"], coef * scale)
 
     def _view_values(self, seat: int, sigma: np.ndarray, inputs: tuple[np.ndarray, list[np.ndarray]],
                      best_response: bool = False) -> np.ndarray:

@@ -1,0 +1,123 @@
+"""Benchmark the preflop CFR+ solve: seconds per iteration, seconds to the bar, peak memory.
+
+    .venv/bin/python benchmarks/solve_spot.py                   # the default spot list
+    .venv/bin/python benchmarks/solve_spot.py --spots cash/6max/100bb --skip-bar
+    OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/solve_spot.py ...
+
+Each spot runs in a fresh subprocess (so peak RSS is its own). The equity table is
+``results/equity/equity_169.npz`` when present, else a seeded 2,000-draw sampled table (speed
+does not depend on the table's values). The figure "to the bar" runs the real schedule (400,
+1,200, 3,000 iterations, exploitability measured at each) from a cold start, tree building
+included. The memory-traffic floor is a model: the bytes each iteration reads and writes
+(reach, strategy, values, regrets and averages over every seat's view of the tree, and the
+table columns) divided by the measured copy bandwidth of this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_SPOTS = ["cash/2max/20bb", "cash/2max/100bb", "cash/6max/20bb", "cash/6max/100bb", "cash/9max/20bb",
+                 "cash/9max/100bb", "mtt/6max/20bb", "cash/9max/200bb"]
+TABLE = Path("results/equity/equity_169.npz")
+
+
+def _table():
+    from pokerlab.equity import load_equity_table, sampled_equity_table
+
+    return (load_equity_table(TABLE), str(TABLE)) if TABLE.is_file() else (sampled_equity_table(2000, 7), "sampled 2000/7")
+
+
+def _bytes_per_iteration(solver) -> int:
+    """Modelled memory traffic of one iteration (float64 arrays, read + write)."""
+    m, total = solver.n_classes, 0
+    for seat in range(solver.n_seats):
+        view_rows = solver.views[seat].nodes.size
+        edges = sum(g.children.size for g in solver.groups[seat])
+        total += 3 * solver.n_nodes * m  # forward pass: parent reach, strategy, reach
+        total += 3 * view_rows * m  # leaf values written, backward pass reads strategy and values
+        total += 8 * edges * m  # regrets, sums (read+write), strategy and values gathered, strategy written
+        total += 2 * solver._seat_column_range[seat].size * m  # q gathered, columns written
+    return 8 * total
+
+
+def _copy_bandwidth() -> float:
+    import numpy as np
+
+    a = np.ones(32_000_000)
+    b = np.empty_like(a)
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        np.copyto(b, a)
+        best = min(best, time.perf_counter() - t0)
+    return 2 * a.nbytes / best  # bytes read + written per second
+
+
+def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
+    from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+    from pokerlab.solve import SolveSettings, solve_spot
+    from pokerlab.solver import Solver
+    from pokerlab.spot import Spot, load_sizing
+    from pokerlab.tree import build_tree
+
+    fmt, seats, depth = name.split("/")
+    spot = Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
+    table, source = _table()
+    sizing = load_sizing()
+    t0 = time.perf_counter()
+    tree = build_tree(spot, sizing)
+    t_tree = time.perf_counter() - t0
+    solver = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), table.win, table.tie)
+    solver.iterate(2)  # compile and warm up
+    t0 = time.perf_counter()
+    solver.iterate(iterations)
+    per_iteration = (time.perf_counter() - t0) / iterations
+    t0 = time.perf_counter()
+    solver.exploitability()
+    t_exploit = time.perf_counter() - t0
+    out = {"spot": spot.name, "nodes": tree.n_nodes, "tree_s": t_tree, "s_per_iteration": per_iteration,
+           "exploitability_s": t_exploit, "bytes_per_iteration": _bytes_per_iteration(solver), "table": source}
+    if not skip_bar:
+        t0 = time.perf_counter()
+        result = solve_spot(spot, sizing, table.win, table.tie, SolveSettings())
+        out.update(to_bar_s=time.perf_counter() - t0, status=result["status"], iterations=result["iterations"],
+                   exploitability_bb=result["exploitability_bb"], bar_bb=result["bar_bb"],
+                   model_share=result["model_share"])
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--spots", nargs="*", default=DEFAULT_SPOTS, help="spots as format/NNmax/DEPTHbb")
+    parser.add_argument("--iterations", type=int, default=30, help="iterations timed for s/iteration")
+    parser.add_argument("--skip-bar", action="store_true", help="only time iterations, do not solve to the bar")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one, args.iterations, args.skip_bar)))
+        return
+    bandwidth = _copy_bandwidth()
+    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write); machine shared with other work")
+    print(f"{'spot':<18}{'nodes':>7}{'ms/it':>8}{'floor ms/it':>12}{'expl s':>8}{'to bar s':>9}{'its':>6}"
+          f"{'exploit bb':>12}{'bar':>8}{'model':>7}{'peak MB':>9}")
+    for name in args.spots:
+        cmd = [sys.executable, __file__, "--one", name, "--iterations", str(args.iterations)]
+        cmd += ["--skip-bar"] if args.skip_bar else []
+        r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+        floor = r["bytes_per_iteration"] / bandwidth * 1e3
+        bar = (f"{r['to_bar_s']:>9.1f}{r['iterations']:>6}{r['exploitability_bb']:>12.5f}{r['bar_bb']:>8.4f}"
+               f"{r['model_share']:>7.3f}" if "to_bar_s" in r else f"{'-':>9}{'-':>6}{'-':>12}{'-':>8}{'-':>7}")
+        print(f"{r['spot']:<18}{r['nodes']:>7}{r['s_per_iteration'] * 1e3:>8.1f}{floor:>12.1f}"
+              f"{r['exploitability_s']:>8.2f}{bar}{r['peak_rss_mb']:>9.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+# Stages 2-4: solve one spot (format, table size, depth) with CFR+ until it clears its bar.
+# The solver state is kept beside the result (not a declared output, so Snakemake does not
+# delete it before a re-run): an interrupted solve resumes where it last saved.
+
+
+def solve_result_paths():
+    """result.json of every spot listed under solve.spots in the config."""
+    return [
+        f"results/solves/{s['format']}/{s['seats']}max/{float(s['depth']):g}bb/result.json"
+        for s in config["solve"]["spots"]
+    ]
+
+
+rule solve_spot:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+    output:
+        result="results/solves/{format}/{seats}max/{depth}bb/result.json",
+    params:
+        state="results/solves/{format}/{seats}max/{depth}bb/solver_state.npz",
+        settings={k: v for k, v in config["solve"].items() if k != "spots"},
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    log:
+        "logs/solves/{format}_{seats}max_{depth}bb.log",
+    benchmark:
+        "logs/benchmarks/solves/{format}_{seats}max_{depth}bb.tsv"
+    script:
+        "../scripts/solve_spot.py"

@@ -1,0 +1,18 @@
+"""Glue for rule solve_spot: solve the spot named by the wildcards and write result.json."""
+
+import sys
+
+from pokerlab.solve import SolveSettings, solve_spot_to_file
+from pokerlab.spot import Spot
+
+sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake injects it)
+w = snakemake.wildcards  # noqa: F821
+solve_spot_to_file(
+    Spot(w.format, int(w.seats), float(w.depth)),
+    snakemake.input.table,  # noqa: F821
+    snakemake.input.sizing,  # noqa: F821
+    SolveSettings.from_config(snakemake.params.settings),  # noqa: F821
+    snakemake.output.result,  # noqa: F821
+    state_path=snakemake.params.state,  # noqa: F821
+    progress=lambda iteration, figure: print(f"iteration {iteration} exploitability {figure}", file=sys.stderr, flush=True),
+)
