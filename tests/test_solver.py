@@ -286,7 +286,7 @@ def test_readout_is_consistent(heads_up_100bb):
     for node in readout.nodes:
         np.testing.assert_allclose(node.strategy.sum(axis=1), 1.0, atol=1e-12)  # strategies sum to 1
         np.testing.assert_allclose((node.strategy * node.action_ev).sum(axis=1), node.node_ev, atol=1e-9)
-        assert node.arrive_with.sum() == pytest.approx(1.0)
+        assert node.arrive_with.sum() == pytest.approx(1.0) and node.action_shares().sum() == pytest.approx(1.0)
     # the SB's fold is worth exactly -0.5bb whatever it holds
     assert np.allclose(root.action_ev[:, 0], -0.5)
 

@@ -152,3 +152,38 @@ def test_bad_sizing_row_is_refused_with_the_row_named(edit, message):
 def test_sizing_band_by_depth():
     assert SIZING.band(20).name == "short" and SIZING.band(20.5).name == "middle"
     assert SIZING.band(100).name == "deep" and SIZING.band(1000).name == "very_deep"
+
+
+def test_tree_command_prints_counts(capsys):
+    from pokerlab.cli import main
+
+    assert main(["tree", "--format", "cash", "--seats", "6", "--depth", "100"]) == 0
+    out = capsys.readouterr().out
+    counts = build_tree(Spot("cash", 6, 100), SIZING).counts()
+    assert "cash/6max/100bb" in out and f"{counts['flop']}" in out and "capped" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--format", "icm_final", "--seats", "6", "--depth", "20"], "format"),
+    (["--format", "cash", "--seats", "1", "--depth", "20"], "seats"),
+    (["--format", "cash", "--seats", "10", "--depth", "20"], "seats"),
+    (["--format", "cash", "--seats", "6", "--depth", "0"], "depth"),
+])
+@pytest.mark.parametrize("command", ["tree", "solve"])
+def test_commands_refuse_bad_spots_before_any_work(command, argv, message, capsys, tmp_path):
+    from pokerlab.cli import main
+
+    extra = ["--table", str(tmp_path / "missing.npz")] if command == "solve" else []
+    assert main([command, *argv, *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_solve_command_refuses_a_bad_sizing_file_before_any_work(tmp_path, capsys):
+    from pokerlab.cli import main
+
+    bad = tmp_path / "sizing.yaml"
+    bad.write_text(yaml.safe_dump(_broken(lambda d: d["bands"][2].__setitem__("four_bet", "big"))))
+    assert main(["solve", "--format", "cash", "--seats", "2", "--depth", "100", "--sizing", str(bad),
+                 "--table", str(tmp_path / "missing.npz"), "--out", str(tmp_path / "r.json")]) == 2
+    assert "bands[2] (deep).four_bet" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()

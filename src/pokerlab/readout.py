@@ -7,7 +7,8 @@ One pass over the tree under the average strategy gives, per decision node:
   the node holding the class (the other seats' ranges at the node fixed by the average);
 * ``node_ev`` (m,): the same for the node, equal to the strategy-weighted action EVs;
 * ``arrive_with`` (m,): the probability the actor holds each class given the node is reached;
-* ``reach``: the probability the table reaches the node (a share of deals).
+* ``reach``: the probability the table reaches the node (a share of deals);
+* ``action_shares()``: how the deals that reach the node split over its actions.
 
 EVs are net results of the whole hand from the start (blinds and ante included), so folding
 the small blind is worth -0.5bb. Spot-level shares: ``model_share`` is the share of deals (combo
@@ -35,6 +36,10 @@ class NodeReadout:
     action_ev: np.ndarray  # (m, k); NaN where the node is never reached by the others
     node_ev: np.ndarray  # (m,)
     arrive_with: np.ndarray  # (m,)
+
+    def action_shares(self) -> np.ndarray:
+        """(k,) share of the deals reaching the node that take each action (combo weighted)."""
+        return self.arrive_with @ self.strategy
 
 
 @dataclass(frozen=True)

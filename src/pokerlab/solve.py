@@ -112,6 +112,7 @@ def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
         "actions": list(node.actions),
         "capped": node.capped,
         "reach": _round(node.reach),
+        "shares": dict(zip(node.actions, (_round(x) for x in node.action_shares()))),
         "strategy": dict(zip(node.actions, _rounded(node.strategy.T))),
         "ev_bb": dict(zip(node.actions, _rounded(node.action_ev.T))),
         "arrive_with": _rounded(node.arrive_with),

@@ -10,13 +10,6 @@ from pokerlab.payoffs import PostflopModel
 from pokerlab.solve import SolveSettings, solve_spot_to_file
 
 
-def _checkpoints(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(token) for token in text.split(",") if token.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad --checkpoints {text!r}: expected comma-separated integers") from None
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve",
@@ -29,8 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", default="results/equity/equity_169.npz", help="equity table .npz")
     parser.add_argument("--out", default=None, help="result path (default results/solves/<spot>/result.json)")
     parser.add_argument("--state", default=None, help="solver state path for resuming (default beside the result)")
-    parser.add_argument("--checkpoints", type=_checkpoints, default=SolveSettings().checkpoints,
-                        help="comma-separated cumulative iterations (default 400,1200,3000)")
+    parser.add_argument("--checkpoints", type=int, nargs="+", default=SolveSettings().checkpoints,
+                        help="cumulative iterations at which to measure (default 400 1200 3000)")
     parser.add_argument("--bar-coefficient", type=float, default=SolveSettings().bar_coefficient,
                         help="bar = coefficient * sqrt(seats/2) bb (default 0.010)")
     parser.set_defaults(func=_run)
@@ -53,7 +46,7 @@ class _ProgressBar:
 
 def _run(args: argparse.Namespace) -> int:
     spot = spot_from_args(args)
-    settings = SolveSettings(postflop=PostflopModel(), checkpoints=args.checkpoints, bar_coefficient=args.bar_coefficient)
+    settings = SolveSettings(postflop=PostflopModel(), checkpoints=tuple(args.checkpoints), bar_coefficient=args.bar_coefficient)
     out = args.out or f"results/solves/{spot.name}/result.json"
     state = args.state or f"{out.rsplit('/', 1)[0] if '/' in out else '.'}/solver_state.npz"
     progress = _ProgressBar(settings.checkpoints[-1], settings.bar_bb(spot.seats))
