@@ -76,9 +76,10 @@ class CrosscheckResult:
 def crosscheck(table: EquityTable, pairs: list[tuple[str, str]], bound_pp: float, processes: int = 1) -> CrosscheckResult:
     """Compare ``table`` with eval7's exact enumeration on ``pairs``.
 
-    One row per pair: exact and tabled win/tie/loss (fractions), the gaps in percentage points,
-    and the table's binomial standard error of the win fraction in percentage points. The
-    pair's gap is the largest of its win, tie and loss gaps.
+    One row per pair: exact and tabled win/tie (fractions), the win, tie and loss gaps in
+    percentage points (the pair's ``gap_pp`` is the largest), and, for a sampled table, the
+    binomial standard error of the win fraction (pp) and the win gap in standard errors
+    (``win_z``); an exact table has a gap of zero.
     """
     for hero, villain in pairs:  # fail on a bad class name before any long work
         C.parse_class(hero), C.parse_class(villain)
@@ -110,6 +111,7 @@ def crosscheck(table: EquityTable, pairs: list[tuple[str, str]], bound_pp: float
                 "loss_gap_pp": 100 * gaps[2],
                 "gap_pp": 100 * max(gaps),
                 "win_se_pp": 100 * math.sqrt(exact_win * (1 - exact_win) / n),
+                "win_z": (win - exact_win) / math.sqrt(exact_win * (1 - exact_win) / n) if 0 < exact_win < 1 else 0.0,
                 "table_samples": n,
                 "exact_deals": int(deals),
             }
