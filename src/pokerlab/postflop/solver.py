@@ -401,6 +401,30 @@ class PostflopSolver:
                 break
         return pct
 
+    # --- strategies ---------------------------------------------------------------------------
+
+    def _block(self, table, node: int, dealt: tuple[int, ...]) -> np.ndarray:
+        """View of ``table``'s (actions x hands) block of decision ``node`` after ``dealt`` cards."""
+        deck_pos, n_deck, offsets = self._G[8], self._G[9], self._G[6]
+        path = 0
+        for card in dealt:
+            path = path * n_deck + int(deck_pos[card])
+        player = int(self.tree.actor[node])
+        n_act, n_p = int(self.tree.n_children[node]), self.hands[player].size
+        base = int(offsets[node]) + path * n_act * n_p
+        return table[player][base : base + n_act * n_p].reshape(n_act, n_p)
+
+    def average_strategy(self, node: int, dealt: tuple[int, ...] = ()) -> np.ndarray:
+        """(actions x hands) average strategy at decision ``node`` after the ``dealt`` cards."""
+        block = np.maximum(self._block(self._S, node, dealt).astype(np.float64), 0.0)
+        total = block.sum(axis=0)
+        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[0])
+
+    def set_average_strategy(self, node: int, dealt: tuple[int, ...], strategy: np.ndarray) -> None:
+        """Overwrite the average strategy at ``node`` (e.g. with another solver's, for read-out)."""
+        block = self._block(self._S, node, dealt)
+        block[...] = np.asarray(strategy, dtype=block.dtype).reshape(block.shape)
+
     # --- read-out -----------------------------------------------------------------------------
 
     def per_combo(self, player: int) -> dict[str, np.ndarray]:

@@ -1,0 +1,193 @@
+"""TexasSolver's input files and ``dump_result`` strategies, read into pokerlab's objects.
+
+Input files
+    
+The console solver reads one command per line (``set_pot 100``, ``set_board Qs,Jh,2h``,
+``set_bet_sizes oop,turn,bet,50`` ...). This module honours the commands that define the game
+and the solve, with TexasSolver's meanings:
+
+* ``set_pot`` / ``set_effective_stack``: chips; the pot is dead money split evenly.
+* ``set_range_ip`` / ``set_range_oop``: class lists with optional ``:weight`` (parsed by
+  :class:`pokerlab.ranges.Range`).
+* ``set_bet_sizes <oop|ip>,<flop|turn|river>,<bet|raise|donk>,s1,s2...`` sizes in % of the
+  pot; ``...,allin`` enables the all-in. Like TexasSolver, a street with no ``donk`` sizes
+  lets OOP open only with the all-in after it called IP's bet on the previous street.
+* ``set_allin_threshold``: a sized bet committing more than this share of the stack becomes
+  the all-in. ``set_raise_limit``: raises per street after the opening bet.
+* ``set_accuracy`` (target exploitability, % of the pot) and ``set_max_iteration``.
+
+Commands about threads, printing, isomorphism, dumping and the solve itself carry no game
+information and are accepted and ignored; anything else is an error naming the line.
+
+Dumped strategies (``dump_result``)
+    TexasSolver writes only average strategies. :func:`texassolver_result` lays them onto
+    pokerlab's tree of the same spot and reads them out with pokerlab's evaluator, exact payoffs
+    and true chance probabilities, so both programs' solves give the same
+    :class:`~pokerlab.postflop.result.PostflopResult` (and TexasSolver's strategy gets an
+    exactly measured exploitability). In a dump, ``player`` 0 is IP and 1 is OOP; combo keys
+    put the higher card first with suits ordered c < d < h < s, which is pokerlab's combo id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.cards import COMBO_IDS, parse_card, parse_cards
+from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES, BetTree, PostflopSpot, StreetActions
+from pokerlab.postflop.result import PostflopResult
+from pokerlab.postflop.solver import PostflopSolver
+from pokerlab.postflop.tree import CHANCE, DECISION
+from pokerlab.ranges import Range
+
+_IGNORED = {"build_tree", "set_thread_num", "set_print_interval", "set_use_isomorphism", "start_solve",
+            "set_dump_rounds", "dump_result"}
+# TexasSolver's console starts every street with the all-in enabled and no sizes
+_DEFAULT_ALLIN = True
+_DEFAULT_RAISE_LIMIT = 3
+
+
+@dataclass(frozen=True)
+class TexasSolverInput:
+    """A TexasSolver input file as pokerlab objects."""
+
+    spot: PostflopSpot
+    accuracy_pct_pot: float
+    max_iterations: int
+
+
+def _number(command: str, text: str, lineno: int) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"TexasSolver input line {lineno}: {command} expects a number, got {text!r}") from None
+
+
+def parse_texassolver_input(text: str) -> TexasSolverInput:
+    """Read the game and solve settings of a TexasSolver input file's text."""
+    pot = stack = None
+    board = None
+    ranges: dict[str, str] = {}
+    sizes = {(s, p): {"bet": (), "raise": (), "donk": (), "allin": _DEFAULT_ALLIN}
+             for s in STREET_NAMES for p in PLAYER_NAMES}
+    threshold, raise_limit, accuracy, max_iterations = 1.0, _DEFAULT_RAISE_LIMIT, 0.5, 1000
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        command, _, arg = line.partition(" ")
+        arg = arg.strip()
+        if command == "set_pot":
+            pot = _number(command, arg, lineno)
+        elif command == "set_effective_stack":
+            stack = _number(command, arg, lineno)
+        elif command == "set_board":
+            board = tuple(parse_cards(arg))
+        elif command in ("set_range_ip", "set_range_oop"):
+            ranges[command[len("set_range_"):]] = arg
+        elif command == "set_bet_sizes":
+            parts = [p.strip() for p in arg.split(",")]
+            if len(parts) < 3 or parts[0] not in PLAYER_NAMES or parts[1] not in STREET_NAMES:
+                raise ValueError(f"TexasSolver input line {lineno}: expected set_bet_sizes <oop|ip>,"
+                                 f"<flop|turn|river>,<bet|raise|donk|allin>[,sizes], got {arg!r}")
+            entry = sizes[(parts[1], parts[0])]
+            if parts[2] == "allin":
+                entry["allin"] = True
+            elif parts[2] in ("bet", "raise", "donk"):
+                entry[parts[2]] = tuple(_number(command, v, lineno) for v in parts[3:])
+            else:
+                raise ValueError(f"TexasSolver input line {lineno}: unknown bet kind {parts[2]!r}")
+        elif command == "set_allin_threshold":
+            threshold = _number(command, arg, lineno)
+        elif command == "set_raise_limit":
+            raise_limit = int(_number(command, arg, lineno))
+        elif command == "set_accuracy":
+            accuracy = _number(command, arg, lineno)
+        elif command == "set_max_iteration":
+            max_iterations = int(_number(command, arg, lineno))
+        elif command not in _IGNORED:
+            raise ValueError(f"TexasSolver input line {lineno}: unknown command {command!r}")
+    for name, value in (("set_pot", pot), ("set_effective_stack", stack), ("set_board", board),
+                        ("set_range_ip", ranges.get("ip")), ("set_range_oop", ranges.get("oop"))):
+        if value is None:
+            raise ValueError(f"TexasSolver input: missing {name}")
+    streets = tuple(
+        tuple(StreetActions(bets=e["bet"], raises=e["raise"], allin=e["allin"], donks=e["donk"])
+              for e in (sizes[(s, p)] for p in PLAYER_NAMES))
+        for s in STREET_NAMES
+    )
+    spot = PostflopSpot(
+        pot=pot,
+        stack=stack,
+        board=board,
+        oop_range=Range.parse(ranges["oop"]).weights,
+        ip_range=Range.parse(ranges["ip"]).weights,
+        bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=raise_limit),
+    )
+    return TexasSolverInput(spot=spot, accuracy_pct_pot=accuracy, max_iterations=max_iterations)
+
+
+def read_texassolver_input(path: str | Path) -> TexasSolverInput:
+    """:func:`parse_texassolver_input` of a file."""
+    return parse_texassolver_input(Path(path).read_text())
+
+
+def _action_key(label: str) -> tuple[str, float]:
+    word, _, amount = label.partition(" ")
+    return word, round(float(amount), 6) if amount else 0.0
+
+
+def _load_dump(solver: PostflopSolver, dump: dict, node: int, dealt: tuple[int, ...]) -> None:
+    tree = solver.tree
+    kind = tree.kind[node]
+    where = ",".join(tree.line(node)) or "the root"
+    if kind == CHANCE:
+        deals = dump.get("dealcards")
+        if not deals:
+            raise ValueError(f"TexasSolver dump: no dealt cards below {where} (dump more rounds)")
+        for card_text, child in deals.items():
+            card = parse_card(card_text)
+            if card not in solver.spot.board and card not in dealt:  # board cards are listed, empty
+                _load_dump(solver, child, int(tree.first_child[node]), dealt + (card,))
+        return
+    if kind != DECISION:
+        return
+    player = int(tree.actor[node])
+    ours = tree.actions(node)
+    theirs = [_action_key(a) for a in dump.get("actions", [])]
+    if dump.get("player") != 1 - player or sorted(theirs) != sorted(_action_key(a) for a in ours):
+        raise ValueError(f"TexasSolver dump: at {where} it has player {dump.get('player')} with actions "
+                         f"{dump.get('actions')}, pokerlab's tree has {ours}: the tree settings differ")
+    column = [theirs.index(_action_key(a)) for a in ours]
+    table = dump.get("strategy", {}).get("strategy")
+    if table is None:
+        raise ValueError(f"TexasSolver dump: no strategy at {where}")
+    hands = solver.hands[player]
+    strategy = np.full((len(ours), hands.size), 1.0 / len(ours))
+    for i, combo in enumerate(hands):
+        probs = table.get(COMBO_IDS[combo])
+        if probs is not None:
+            strategy[:, i] = np.asarray(probs, dtype=np.float64)[column]
+    solver.set_average_strategy(node, dealt, strategy)
+    children = dump.get("childrens", {})
+    for child, label in zip(tree.children(node), ours):
+        if tree.kind[child] in (DECISION, CHANCE):
+            key = next((k for k in children if _action_key(k) == _action_key(label)), None)
+            if key is None:
+                raise ValueError(f"TexasSolver dump: nothing below {where} -> {label} (dump more rounds)")
+            _load_dump(solver, children[key], child, dealt)
+
+
+def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seconds: float = 0.0) -> PostflopResult:
+    """The normalised record of a TexasSolver ``dump_result`` strategy for ``spot``.
+
+    ``spot`` must describe the tree TexasSolver solved (read it with
+    :func:`read_texassolver_input`); a node whose actions differ is an error.
+    """
+    solver = PostflopSolver(spot)
+    _load_dump(solver, dump, 0, ())
+    result = solver.result()
+    result.solver, result.iterations, result.seconds = "texassolver", iterations, seconds
+    return result
