@@ -11,9 +11,8 @@ Two builders produce the same schema:
 ``sampled``
     For each of the 14,365 unordered class pairs ``a <= b`` (``PAIR_HERO``, ``PAIR_VILLAIN``,
     row-major upper triangle), ``samples`` (hero combo, villain combo, board) triples are
-    drawn. Every pair owns a SplitMix64 stream seeded from (seed, pair index), so the counts
-    do not depend on how the pairs are split across threads or chunks. Integers below ``n``
-    are drawn as ``(r >> 32) * n >> 32`` (bias below 2^-26, far under the sampling error).
+    drawn. Every pair owns the SplitMix64 stream ``pokerlab.rng.stream_state(seed, pair)``,
+    so the counts do not depend on how the pairs are split across threads or chunks.
 
 ``exact``
     Every board, every non-colliding combo pair. The 2,598,960 boards collapse to 134,459
@@ -35,6 +34,7 @@ from numba import get_num_threads, njit, prange
 
 from pokerlab import cards as C
 from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+from pokerlab.rng import below, stream_state
 
 PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASSES))
 N_CLASS_PAIRS = PAIR_HERO.size  # 14,365
@@ -173,24 +173,6 @@ def load_equity_table(path: str | os.PathLike) -> EquityTable:
 
 # --- sampling ----------------------------------------------------------------------------
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _mix64(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _below(state, n):
-    """Advance a SplitMix64 state; return (new state, integer uniform in [0, n))."""
-    state = state + _GOLDEN
-    r = _mix64(state)
-    return state, np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
 @njit(cache=True)
 def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_count, card_bits,
                  popcount, highbit, straight):
@@ -200,8 +182,8 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
     nb = class_count[villain_class]
     for _ in range(samples):
         while True:
-            state, i = _below(state, na)
-            state, j = _below(state, nb)
+            state, i = below(state, na)
+            state, j = below(state, nb)
             h0 = class_cards[hero_class, i, 0]
             h1 = class_cards[hero_class, i, 1]
             v0 = class_cards[villain_class, j, 0]
@@ -214,7 +196,7 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
         board = np.int64(0)
         dealt = 0
         while dealt < 5:
-            state, c = _below(state, 52)
+            state, c = below(state, 52)
             bit = card_bits[c]
             if used & bit:
                 continue
@@ -234,10 +216,9 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
 def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_count, card_bits, popcount, highbit,
                   straight):
     out = np.zeros((pair_ids.size, 2), dtype=np.int64)
-    root = _mix64(np.uint64(seed) + _GOLDEN)
     for k in prange(pair_ids.size):
         p = pair_ids[k]
-        state = _mix64(root ^ (np.uint64(p + 1) * _GOLDEN))
+        state = stream_state(seed, p)
         w, t = _sample_pair(hero[p], villain[p], samples, state, class_cards, class_count, card_bits, popcount,
                             highbit, straight)
         out[k, 0] = w

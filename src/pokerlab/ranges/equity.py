@@ -44,6 +44,7 @@ from numba import njit
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
 from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
+from pokerlab.rng import below, next_u64, uniform
 
 __all__ = ["EquityResult", "multiway_equity", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
 
@@ -58,7 +59,6 @@ _MAX_TUPLES = 2_000_000  # hand tuples held in memory by exact enumeration
 _COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
 _COMBO_CARDS = COMBO_CARDS.astype(np.int64)
 _N_OUTCOMES = 3  # win, tie, pot share
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @dataclass(frozen=True)
@@ -117,37 +117,14 @@ def _score(strengths, weight, acc):
             acc[3, 3 * i + 2] += w2 * share * share
 
 
-# Random numbers: one SplitMix64 stream per call, seeded from ``seed`` (the same numbers on
-# every machine and Numba version). An integer below n is ((r >> 32) * n) >> 32, whose bias
-# (below n / 2^32) is far under any sampling error reported here.
-
-
-@njit(cache=True, inline="always")
-def _next(state):
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _uniform(state):
-    state, z = _next(state)
-    return state, np.float64(z >> np.uint64(11)) * 2.0**-53
-
-
-@njit(cache=True, inline="always")
-def _below(state, n):
-    state, z = _next(state)
-    return state, np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+# Random numbers: one SplitMix64 stream per call (``pokerlab.rng``), seeded from ``seed``.
 
 
 @njit(cache=True, inline="always")
 def _draw(state, prob, alias, n):
     """Walker alias draw of an index below ``n``: the high 32 bits pick a column, the low 32
     bits flip its coin."""
-    state, z = _next(state)
+    state, z = next_u64(state)
     j = np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
     if np.float64(z & np.uint64(0xFFFFFFFF)) * 2.0**-32 < prob[j]:
         return state, j
@@ -195,7 +172,7 @@ def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, streng
     packed = board_packed
     for _ in range(n_deal):
         while True:
-            state, j = _below(state, deck.shape[0])
+            state, j = below(state, deck.shape[0])
             bit = deck[j]
             if not used & bit:
                 break
@@ -211,7 +188,7 @@ def _rejection_kernel(
     prob, alias, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
     n_trials, max_attempts, seed, popcount, highbit, straight_high,
 ):  # fmt: skip
-    state = _next(np.uint64(seed))[1]
+    state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
     acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
     hands = np.empty(k, dtype=np.int64)
@@ -245,7 +222,7 @@ def _importance_kernel(
     prob, alias, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
     board_packed, dead_packed, deck, n_deal, n_trials, seed, popcount, highbit, straight_high,
 ):  # fmt: skip
-    state = _next(np.uint64(seed))[1]
+    state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
     acc = np.zeros((1 + _N_OUTCOMES, 3 * k))
     hands = np.empty(k, dtype=np.int64)
@@ -279,7 +256,7 @@ def _importance_kernel(
                     break
                 tries += 1
                 if tries == 64:  # heavily blocked: walk the live part directly
-                    state, u = _uniform(state)
+                    state, u = uniform(state)
                     u *= z
                     for j in range(n_support[i]):
                         live = support[i, j]
