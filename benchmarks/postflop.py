@@ -1,0 +1,75 @@
+"""Postflop solver speed: seconds and peak memory to a target exploitability on three trees.
+
+The trees are the reference ones (pot 100, stack 200, bet 50%, raise 100%, all-in; the ranges
+of the reference solves) from a river, a turn and a flop root. Each case runs in a fresh
+process (after a warm-up solve that loads Numba's compiled code) so its peak resident memory
+is its own. Prints one line per case: iterations, seconds (solve plus exploitability checks),
+exploitability reached, solver state in MiB and the process's peak RSS in MiB.
+
+    .venv/bin/python benchmarks/postflop.py                 # river, turn, flop to 0.05% pot
+    .venv/bin/python benchmarks/postflop.py --cases river turn --target 0.05
+    .venv/bin/python benchmarks/postflop.py --cases flop --max-iterations 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+
+IP_RANGE = "AA,KK,QQ,JJ,AK,AQs,KQ,QJs,JTs,T9s,98s,A5s"
+OOP_RANGE = "QQ:0.5,JJ,TT,99,88,AQ,AJs,KQs,KJs,QTs,JTs,T9s,87s,76s"
+CASES = {"river": ("QsJh2h8d3c", 0.67), "turn": ("QsJh2h8d", 1.0), "flop": ("QsJh2h", 1.0)}
+
+
+def run_case(name: str, target: float, max_iterations: int, check_every: int) -> dict:
+    from pokerlab.cards import parse_cards
+    from pokerlab.postflop.game import BetTree, PostflopSpot
+    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.ranges import Range
+
+    board, threshold = CASES[name]
+    spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
+                        Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
+    warm = PostflopSolver(PostflopSpot(100.0, 200.0, tuple(parse_cards("QsJh2h8d3c")), spot.oop_range,
+                                       spot.ip_range, BetTree.uniform((50,), (100,), True)))
+    warm.solve(1.0, 20, 10)  # compile / load the Numba code outside the timing
+    solver = PostflopSolver(spot)
+    pct = solver.solve(target, max_iterations, check_every)
+    return {
+        "case": name,
+        "iterations": solver.iterations,
+        "seconds": solver.seconds,
+        "exploitability_pct_pot": pct,
+        "state_mib": solver.memory_bytes / 2**20,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=["river", "turn", "flop"])
+    parser.add_argument("--target", type=float, default=0.05, help="exploitability target, %% of pot")
+    parser.add_argument("--max-iterations", type=int, default=3000)
+    parser.add_argument("--check-every", type=int, default=10)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_case(args.one, args.target, args.max_iterations, args.check_every)))
+        return
+    print(f"{'case':<6} {'iters':>6} {'seconds':>9} {'% pot':>8} {'state MiB':>10} {'peak RSS MiB':>13}")
+    for name in args.cases:
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", name, "--target", str(args.target),
+             "--max-iterations", str(args.max_iterations), "--check-every", str(args.check_every)],
+            check=True, capture_output=True, text=True,
+        )
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{r['case']:<6} {r['iterations']:>6} {r['seconds']:>9.3f} {r['exploitability_pct_pot']:>8.4f} "
+              f"{r['state_mib']:>10.1f} {r['peak_rss_mib']:>13.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
