@@ -252,7 +252,14 @@ def test_exploitability_is_non_negative_and_falls(heads_up_100bb):
 
 def check_mixed_hands_are_indifferent(solver, tolerance_bb=0.05):
     """Every class arriving with >= 10% probability and playing two actions >= 5% each has
-    action EVs within ``tolerance_bb``. Returns the largest gap seen and the count checked."""
+    action EVs within ``tolerance_bb``. Returns the largest gap seen and the count checked.
+
+    Why the tolerance is reachable: moving the >= 5% weight of the worse action to the better
+    one at (node h, class c) alone gains at least 0.05 * gap * P(h, c) bb/hand, where
+    P(h, c) = reach(h) * arrive_with(c); a best response gains at least that, so
+    gap <= exploitability / (0.05 * P(h, c)). This inequality is asserted for every pair
+    checked; the fixed 0.05bb is the issue's sharper, empirical demand on top of it."""
+    gains, _ = solver.exploitability()
     readout = read_out(solver)
     worst, checked = 0.0, 0
     for node in readout.nodes:
@@ -262,7 +269,9 @@ def check_mixed_hands_are_indifferent(solver, tolerance_bb=0.05):
             played = np.flatnonzero(node.strategy[c] >= 0.05)
             if played.size >= 2:
                 evs = node.action_ev[c, played]
-                worst, checked = max(worst, evs.max() - evs.min()), checked + 1
+                gap = evs.max() - evs.min()
+                assert 0.05 * gap * node.reach * node.arrive_with[c] <= gains[node.actor] + 1e-12
+                worst, checked = max(worst, gap), checked + 1
     assert worst < tolerance_bb
     return worst, checked
 
