@@ -1,11 +1,11 @@
 """Showdown values against a weighted range in O(n) per board, with exact card removal.
 
 For one complete 5-card board, every hand of both players gets its strength once (from
-:func:`pokerlab.evaluator.rank_from_suit_masks`) and the hands are sorted by it. A sweep up
-the sorted lists gives, for each hand ``h``, the opponent weight it beats, and a sweep down
-the weight it loses to; the weight held by opponent combos sharing a card with ``h`` is taken
-out per card (``mass_with_card[c]``) instead of looping over pairs. Combos that collide with
-the board have strength ``-1`` and are skipped on both sides.
+:func:`pokerlab.evaluator.rank_from_suit_masks`) and the hands that do not collide with the
+board are sorted by it (:func:`board_tables`, once per solve). A sweep up the sorted lists
+gives, for each hand ``h``, the opponent weight it beats, and a sweep down the weight it loses
+to; the weight held by opponent combos sharing a card with ``h`` is taken out per card instead
+of looping over pairs.
 
 Board numbering (``board_index``): the boards reachable from a root of ``k`` cards are the
 root plus ``5 - k`` dealt cards. ``board_index[d1 + 1, d2 + 1]`` is the board with dealt
@@ -66,78 +66,93 @@ def river_boards(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(boards, dtype=np.int64).reshape(len(boards), 5), index
 
 
-def board_strengths(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per board: hand strengths (-1 = collides with the board) and the ascending sort order."""
+def board_tables(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per board, one player's hands that do not collide with it, sorted by strength.
+
+    Returns ``tables`` of shape (n_boards, 4, n_hands) int32 whose rows are hand index,
+    strength, first card and second card, in ascending strength over the first ``n_valid[b]``
+    columns (the rest is padding), and ``n_valid`` (n_boards,) int32.
+    """
     strength = _strengths(np.ascontiguousarray(boards, np.int64), np.ascontiguousarray(hand_cards, np.int64),
                           POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
-    order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
-    return strength, order
+    order = np.argsort(strength, axis=1, kind="stable")
+    n_valid = (strength >= 0).sum(axis=1).astype(np.int32)
+    tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.int32)
+    for b in range(boards.shape[0]):
+        valid = order[b, strength.shape[1] - n_valid[b]:]  # invalid (-1) sort first
+        k = valid.size
+        tables[b, 0, :k] = valid
+        tables[b, 1, :k] = strength[b, valid]
+        tables[b, 2, :k] = hand_cards[valid, 0]
+        tables[b, 3, :k] = hand_cards[valid, 1]
+    return tables, n_valid
 
 
 @njit(cache=True)
-def showdown_accumulate(str_t, ord_t, str_o, ord_o, opp_reach, cards_t, cards_o, same_t,
-                        coef_compat, coef_diff, weight, out):
+def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat, coef_diff, weight, out):
     """``out[h] += weight * (coef_compat * m(h) + coef_diff * (win(h) - lose(h)))``.
 
-    For each valid hand ``h`` of the traverser: ``m`` is the opponent weight compatible with
-    ``h`` (no shared card, valid on the board), ``win`` the part of it ``h`` beats and ``lose``
-    the part it loses to. With ``coef_compat = P/2`` and ``coef_diff = F/2`` this is the value
-    of a showdown for a final pot ``F`` and starting pot ``P`` (win ``P + b``, lose ``-b``,
-    tie ``P/2`` for ``b`` put in since the root); with ``1/2, 1/2`` it is the equity share.
+    ``tab_t``/``tab_o`` are one board's :func:`board_tables` entries of the traverser and the
+    opponent (``nv_t``/``nv_o`` valid columns). For each valid hand ``h`` of the traverser:
+    ``m`` is the opponent weight compatible with ``h`` (no shared card, valid on the board),
+    ``win`` the part of it ``h`` beats and ``lose`` the part it loses to. With
+    ``coef_compat = P/2`` and ``coef_diff = F/2`` this is the value of a showdown for a final
+    pot ``F`` and starting pot ``P`` (win ``P + b``, lose ``-b``, tie ``P/2`` for ``b`` put in
+    since the root); with ``1/2, 1/2`` it is the equity share. Two sweeps over the sorted
+    hands: up for the weight strictly below, down for the weight strictly above, each taking
+    out per card the weight of the opponent combos that share it.
     """
-    n_t, n_o = str_t.size, str_o.size
-    mass_with_card = np.zeros(52)
+    mass_card = np.zeros(52)
+    below_card = np.zeros(52)
+    sreach = np.empty(nv_o)
     total = 0.0
-    for o in range(n_o):
-        if str_o[o] >= 0:
-            r = opp_reach[o]
-            total += r
-            mass_with_card[cards_o[o, 0]] += r
-            mass_with_card[cards_o[o, 1]] += r
-    diff = np.zeros(n_t)
-    if coef_diff != 0.0:
-        # upward sweep: opponent weight strictly below each hand
-        below_card = np.zeros(52)
-        below = 0.0
-        j = 0
-        for i in range(n_t):
-            h = ord_t[i]
-            s = str_t[h]
-            if s < 0:
-                continue
-            while j < n_o and str_o[ord_o[j]] < s:
-                o = ord_o[j]
-                if str_o[o] >= 0:
-                    r = opp_reach[o]
-                    below += r
-                    below_card[cards_o[o, 0]] += r
-                    below_card[cards_o[o, 1]] += r
-                j += 1
-            diff[h] = below - below_card[cards_t[h, 0]] - below_card[cards_t[h, 1]]
-        # downward sweep: opponent weight strictly above each hand
-        above_card = np.zeros(52)
-        above = 0.0
-        j = n_o - 1
-        for i in range(n_t - 1, -1, -1):
-            h = ord_t[i]
-            s = str_t[h]
-            if s < 0:
-                break
-            while j >= 0 and str_o[ord_o[j]] > s:
-                o = ord_o[j]
-                r = opp_reach[o]
-                above += r
-                above_card[cards_o[o, 0]] += r
-                above_card[cards_o[o, 1]] += r
-                j -= 1
-            diff[h] -= above - above_card[cards_t[h, 0]] - above_card[cards_t[h, 1]]
-    for h in range(n_t):
-        if str_t[h] < 0:
-            continue
-        m = total - mass_with_card[cards_t[h, 0]] - mass_with_card[cards_t[h, 1]]
+    for j in range(nv_o):
+        r = opp_reach[tab_o[0, j]]
+        sreach[j] = r
+        total += r
+        mass_card[tab_o[2, j]] += r
+        mass_card[tab_o[3, j]] += r
+    if coef_diff == 0.0:
+        for i in range(nv_t):
+            h = tab_t[0, i]
+            m = total - mass_card[tab_t[2, i]] - mass_card[tab_t[3, i]]
+            if same_t[h] >= 0:
+                m += opp_reach[same_t[h]]
+            out[h] += weight * coef_compat * m
+        return
+    # upward: weight strictly below; the hand's value gets (compat, below)
+    below = 0.0
+    j = 0
+    for i in range(nv_t):
+        s = tab_t[1, i]
+        while j < nv_o and tab_o[1, j] < s:
+            r = sreach[j]
+            below += r
+            below_card[tab_o[2, j]] += r
+            below_card[tab_o[3, j]] += r
+            j += 1
+        h = tab_t[0, i]
+        a, b = tab_t[2, i], tab_t[3, i]
+        m = total - mass_card[a] - mass_card[b]
         if same_t[h] >= 0:
             m += opp_reach[same_t[h]]
-        out[h] += weight * (coef_compat * m + coef_diff * diff[h])
+        win = below - below_card[a] - below_card[b]
+        out[h] += weight * (coef_compat * m + coef_diff * win)
+    # downward: weight strictly above
+    above_card = below_card
+    above_card[:] = 0.0
+    above = 0.0
+    j = nv_o - 1
+    for i in range(nv_t - 1, -1, -1):
+        s = tab_t[1, i]
+        while j >= 0 and tab_o[1, j] > s:
+            r = sreach[j]
+            above += r
+            above_card[tab_o[2, j]] += r
+            above_card[tab_o[3, j]] += r
+            j -= 1
+        h = tab_t[0, i]
+        out[h] -= weight * coef_diff * (above - above_card[tab_t[2, i]] - above_card[tab_t[3, i]])
 
 
 @njit(cache=True)

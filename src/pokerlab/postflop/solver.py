@@ -46,7 +46,7 @@ from numba import njit
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.result import PostflopResult, player_result
-from pokerlab.postflop.showdown import board_strengths, compatible_mass, river_boards, showdown_accumulate
+from pokerlab.postflop.showdown import board_tables, compatible_mass, river_boards, showdown_accumulate
 from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree, build_tree
 
 TRAIN, BEST_RESPONSE, EVALUATE = 0, 1, 2
@@ -75,24 +75,21 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
     """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
 
     Run-outs are equally likely for a fixed pair of hands: 1/44 for one card to come, 1/990
-    for an unordered pair of cards among the 45 unseen (boards colliding with a hand carry
-    strength -1 and are skipped by the sweep).
+    for an unordered pair of cards among the 45 unseen (a board's tables hold only the hands
+    that do not collide with it).
     """
-    root_mask, cards, same, strength, order, board_index = G[7], G[11], G[12], G[13], G[14], G[15]
-    opp = 1 - trav
-    s_t, s_o, o_t, o_o = strength[trav], strength[opp], order[trav], order[opp]
-    cards_t, cards_o, same_t = cards[trav], cards[opp], same[trav]
+    root_mask, same, tables, n_valid, board_index = G[7], G[12], G[13], G[14], G[15]
+    same_t = same[trav]
+    tab_t, tab_o, nv_t, nv_o = tables[trav], tables[1 - trav], n_valid[trav], n_valid[1 - trav]
     if blen == 5:
         b = board_index[d1 + 1, d2 + 1]
-        showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
-                            coef_compat, coef_diff, 1.0, out)
+        showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0, out)
     elif blen == 4:
         for c in range(52):
             if root_mask[c] or c == d1:
                 continue
             b = board_index[c + 1, 0] if d1 < 0 else board_index[d1 + 1, c + 1]
-            showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
-                                coef_compat, coef_diff, 1.0 / 44.0, out)
+            showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0 / 44.0, out)
     else:
         for c1 in range(52):
             if root_mask[c1]:
@@ -100,8 +97,7 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
             for c2 in range(c1 + 1, 52):
                 if not root_mask[c2]:
                     b = board_index[c1 + 1, c2 + 1]
-                    showdown_accumulate(s_t[b], o_t[b], s_o[b], o_o[b], opp_reach, cards_t, cards_o, same_t,
-                                        coef_compat, coef_diff, 1.0 / 990.0, out)
+                    showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0 / 990.0, out)
 
 
 @njit(cache=True)
@@ -122,7 +118,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     averages); ``qty`` chooses the terminal quantity (VALUE, FINAL_POT, SHOWDOWN_PROB).
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, deck_pos, n_deck,
-     pot, cards, same, strength, order, board_index) = G
+     pot, cards, same, tables, n_valid, board_index) = G
     opp = 1 - trav
     cards_t, cards_o = cards[trav], cards[opp]
     n_t, n_o = cards_t.shape[0], cards_o.shape[0]
@@ -311,7 +307,7 @@ class PostflopSolver:
             position[p][self.hands[p]] = np.arange(self.hands[p].size)
         same = (position[1][self.hands[0]], position[0][self.hands[1]])
         boards, board_index = river_boards(spot.board)
-        tables = [board_strengths(boards, c) for c in cards]
+        tables = [board_tables(boards, c) for c in cards]
         root_mask = np.zeros(52, dtype=np.bool_)
         root_mask[list(spot.board)] = True
         deck = np.flatnonzero(~root_mask)
@@ -326,7 +322,7 @@ class PostflopSolver:
             outcomes = deck.size ** (int(tree.board_len[node]) - root_len)
             offsets[node] = sizes[player]
             sizes[player] += int(tree.n_children[node]) * self.hands[player].size * outcomes
-        table_bytes = sum(s.nbytes + o.nbytes for s, o in tables)
+        table_bytes = sum(t.nbytes + v.nbytes for t, v in tables)
         self.memory_bytes = int(2 * 4 * (sizes[0] + sizes[1]) + table_bytes)
         if self.memory_bytes > max_memory_mb * 2**20:
             raise ValueError(
@@ -336,7 +332,7 @@ class PostflopSolver:
         self._G = (
             tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
             root_mask, deck_pos, int(deck.size), float(spot.pot), cards, same,
-            tuple(s for s, _ in tables), tuple(o for _, o in tables), board_index,
+            tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index,
         )
         self._R = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
         self._S = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
