@@ -37,8 +37,9 @@ from pokerlab.spot import Sizing, Spot, load_sizing
 from pokerlab.tree import build_tree
 
 # Published floats are rounded so that the bytes never hinge on the last ulp: per-class arrays
-# (probabilities, EVs in bb) to 1e-6, spot-level figures (exploitability, shares) to 1e-10.
+# to 1e-6 (probabilities) and 1e-5 bb (EVs), spot-level figures (exploitability, shares) to 1e-10.
 ARRAY_DECIMALS = 6
+EV_DECIMALS = 5
 FIGURE_DECIMALS = 10
 
 
@@ -72,10 +73,14 @@ class SolveSettings:
         return self.bar_coefficient * math.sqrt(seats / 2)
 
 
-def _rounded(array: np.ndarray) -> list:
-    """Nested lists of floats rounded to ``ARRAY_DECIMALS``; NaN (undefined) becomes None."""
-    out = np.round(np.asarray(array, dtype=np.float64), ARRAY_DECIMALS) + 0.0  # +0.0 folds -0.0
-    return [None if math.isnan(x) else x for x in out.tolist()] if out.ndim == 1 else [_rounded(row) for row in out]
+def _rounded(array: np.ndarray, decimals: int = ARRAY_DECIMALS) -> list:
+    """Nested lists of floats rounded to ``decimals``; NaN (undefined) becomes None."""
+    out = np.round(np.asarray(array, dtype=np.float64), decimals) + 0.0  # +0.0 folds -0.0
+    nan = np.isnan(out)
+    if nan.any():
+        out = out.astype(object)
+        out[nan] = None
+    return out.tolist()
 
 
 def _round(x: float) -> float:
@@ -116,7 +121,7 @@ def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
         "reach": _round(node.reach),
         "shares": dict(zip(node.actions, (_round(x) for x in node.action_shares()))),
         "strategy": dict(zip(node.actions, _rounded(node.strategy.T))),
-        "ev_bb": dict(zip(node.actions, _rounded(node.action_ev.T))),
+        "ev_bb": dict(zip(node.actions, _rounded(node.action_ev.T, EV_DECIMALS))),
         "arrive_with": _rounded(node.arrive_with),
     } for node in readout.nodes]
 
