@@ -23,7 +23,7 @@ from numba import njit
 from pokerlab.evaluator import HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_from_suit_masks
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _strengths(boards, hand_cards, popcount, highbit, straight_high):
     """(n_boards, n_hands) int32 strengths; -1 where a hand shares a card with the board."""
     n_boards, n_hands = boards.shape[0], hand_cards.shape[0]
@@ -88,7 +88,7 @@ def board_tables(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray
     return tables, n_valid
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat, coef_diff, weight, out):
     """``out[h] += weight * (coef_compat * m(h) + coef_diff * (win(h) - lose(h)))``.
 
@@ -155,7 +155,7 @@ def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat
         out[h] -= weight * coef_diff * (above - above_card[tab_t[2, i]] - above_card[tab_t[3, i]])
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def compatible_mass(opp_reach, cards_t, cards_o, same_t, out):
     """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight)."""
     mass_with_card = np.zeros(52)

