@@ -1,0 +1,169 @@
+"""The release manifest of a published chart set, and its audit.
+
+``manifest.json`` (canonical JSON, in the results folder) lists every published file with its
+path (relative to the manifest's folder, ``/``-separated), size in bytes and SHA-256; the
+digest of the run's configuration; for every chart, the digests of the inputs it came from;
+and the versions of Python and the packages that computed it. ``SHA256SUMS`` beside it lists
+the same files plus ``manifest.json`` itself in ``sha256sum -c`` format, so either tool can
+check a copy of the release.
+
+:func:`audit` recomputes everything: each listed file's size and digest, the digests in
+``SHA256SUMS`` (so an edited manifest is caught too), and walks the published folders for
+files that are not listed. Nothing in the manifest depends on time or host, so a rerun of the
+same configuration gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from pokerlab.io import sha256_file, write_bytes_atomic, write_json_atomic
+
+MANIFEST_FORMAT = "pokerlab-manifest/1"
+MANIFEST_NAME = "manifest.json"
+SUMS_NAME = "SHA256SUMS"
+PACKAGES = ("pokerlab", "numpy", "numba", "scipy", "pandas", "pyarrow", "matplotlib", "jsonschema", "snakemake")
+
+
+def package_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
+    """Python's and each installed package's version (``"not installed"`` when absent)."""
+    versions = {"python": platform.python_version()}
+    for name in names:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def config_sha256(config: dict[str, Any]) -> str:
+    """SHA-256 of the configuration as canonical JSON (sorted keys, compact)."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _relative(path: str | os.PathLike, root: Path) -> str:
+    rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+    return rel.as_posix()
+
+
+def build_manifest(root: str | os.PathLike, files: Iterable[str | os.PathLike], published_dirs: Iterable[str],
+                   config: dict[str, Any], chart_inputs: dict[str, dict[str, str]] | None = None,
+                   packages: dict[str, str] | None = None) -> dict[str, Any]:
+    """The manifest of ``files`` (all inside ``root``). ``published_dirs``: folders under
+    ``root`` that hold only published files (the audit reports anything else in them).
+    ``chart_inputs``: chart path (relative to ``root``) -> its input digests."""
+    root = Path(root)
+    entries = []
+    for f in files:
+        rel = _relative(f, root)
+        if rel in (MANIFEST_NAME, SUMS_NAME):
+            raise ValueError(f"files: {rel} cannot list itself")
+        entries.append({"path": rel, "bytes": os.path.getsize(f), "sha256": sha256_file(f)})
+    entries.sort(key=lambda e: e["path"])
+    paths = [e["path"] for e in entries]
+    if len(set(paths)) != len(paths):
+        raise ValueError("files: a path is listed twice")
+    dirs = sorted(set(published_dirs))
+    outside = [p for p in paths if "/" in p and p.split("/", 1)[0] not in dirs]
+    if outside:
+        raise ValueError(f"files: {outside[0]} is not in a published folder {dirs}")
+    return {
+        "format": MANIFEST_FORMAT,
+        "published_dirs": dirs,
+        "files": entries,
+        "config_sha256": config_sha256(config),
+        "chart_inputs": dict(sorted((chart_inputs or {}).items())),
+        "packages": packages if packages is not None else package_versions(),
+    }
+
+
+def write_release(root: str | os.PathLike, manifest: dict[str, Any]) -> None:
+    """Write ``manifest.json`` and ``SHA256SUMS`` (the listed files plus the manifest) in ``root``."""
+    root = Path(root)
+    write_json_atomic(root / MANIFEST_NAME, manifest)
+    lines = [(e["sha256"], e["path"]) for e in manifest["files"]]
+    lines.append((sha256_file(root / MANIFEST_NAME), MANIFEST_NAME))
+    write_bytes_atomic(root / SUMS_NAME, "".join(f"{d}  {p}\n" for d, p in sorted(lines, key=lambda x: x[1])).encode("ascii"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing the audit found: ``kind`` is ``mismatch``, ``missing`` or ``extra``."""
+
+    kind: str
+    path: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind.upper():8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
+
+
+def _read_sums(path: Path) -> dict[str, str]:
+    sums = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        digest, sep, name = line.partition("  ")
+        if not sep or len(digest) != 64:
+            raise ValueError(f"{path.name} line {number}: {line!r} is not '<sha256>  <path>'")
+        sums[name] = digest
+    return sums
+
+
+def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[list[Problem], int]:
+    """Recompute every digest of a release; return (problems, number of files checked).
+
+    Checked: every file the manifest lists (present, size, SHA-256); every line of
+    ``SHA256SUMS`` (including the manifest's own digest) against the files and the manifest;
+    and every file in the published folders that the manifest does not list (``extra``).
+    """
+    manifest_path = Path(manifest_path)
+    if not manifest_path.is_file():
+        raise ValueError(f"manifest: {manifest_path} does not exist")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"manifest: {manifest_path} is not JSON ({exc})") from exc
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise ValueError(f"manifest: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
+    root = manifest_path.parent
+    problems: list[Problem] = []
+    listed = {}
+    for entry in manifest["files"]:
+        path = entry["path"]
+        listed[path] = entry["sha256"]
+        target = root / path
+        if not target.is_file():
+            problems.append(Problem("missing", path))
+            continue
+        size, digest = target.stat().st_size, sha256_file(target)
+        if size != entry["bytes"] or digest != entry["sha256"]:
+            problems.append(Problem("mismatch", path, f"{size} bytes sha256 {digest[:12]}..., manifest says "
+                                                      f"{entry['bytes']} bytes {entry['sha256'][:12]}..."))
+    sums_path = root / SUMS_NAME
+    if not sums_path.is_file():
+        problems.append(Problem("missing", SUMS_NAME))
+    else:
+        sums = _read_sums(sums_path)
+        expected = {**listed, MANIFEST_NAME: sha256_file(manifest_path)}
+        for name in sorted(set(sums) | set(expected)):
+            if name not in sums:
+                problems.append(Problem("missing", name, f"not in {SUMS_NAME}"))
+            elif name not in expected:
+                problems.append(Problem("extra", name, f"in {SUMS_NAME}, not in the manifest"))
+            elif sums[name] != expected[name]:
+                problems.append(Problem("mismatch", name, f"{SUMS_NAME} disagrees with "
+                                        f"{'the file' if name == MANIFEST_NAME else 'the manifest'}"))
+    for folder in manifest["published_dirs"]:
+        for dirpath, _, filenames in os.walk(root / folder):
+            for name in filenames:
+                rel = _relative(Path(dirpath) / name, root)
+                if rel not in listed:
+                    problems.append(Problem("extra", rel, "in a published folder, not in the manifest"))
+    problems.sort(key=lambda p: (p.path, p.kind))
+    return problems, len(listed)
