@@ -1,0 +1,157 @@
+"""Published chart documents and per-spot outcome rows, made from a solve's ``result.json``.
+
+A chart document (``results/charts/{format}/{n}max/{depth}bb.json``) is written only for a
+spot whose solve cleared its bar (``status == "shipped"``). It holds the spot's settings, the
+sizing used, the solve's evidence (exploitability overall and per seat, bar, iterations and
+the measurement history, model share and tier shares) and every decision node:
+
+* ``id`` (the action string), ``actor`` (seat name), ``actions``, ``capped`` (a fold that is
+  only forced by the three-entrant cap), ``reach`` (share of deals reaching the node),
+  ``shares`` (how those deals split over the actions);
+* ``strategy``: per action, 169 characters (:mod:`pokerlab.encoding`, range 0..1) - the
+  probability each class takes the action;
+* ``ev_bb``: per action ``{"lo", "hi", "codes"}`` - the actor's EV of the action, bb, from the
+  start of the hand, per class (a space where the class never arrives);
+* ``arrive_with``: ``{"lo", "hi", "codes"}`` - the probability the actor holds each class given
+  the node is reached (sums to 1 over classes, before quantisation).
+
+Classes run in ``pokerlab.cards.CLASS_NAMES`` order (the 13x13 grid row-major, A..2). Nothing
+published holds a time or a host name: the same result gives the same bytes.
+JSON Schema: ``workflow/schemas/chart.schema.json``; :func:`validate_chart` checks it.
+
+An outcome row (:func:`spot_outcome`) is what the summary keeps of every attempted spot,
+shipped or rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pokerlab import __version__, encoding
+from pokerlab.cards import CLASS_NAMES
+from pokerlab.io import sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.solve import result_bytes
+
+CHART_FORMAT = "pokerlab-chart/1"
+DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "chart.schema.json"
+RAISES = ("R", "A")
+"""Actions that count as raising first in (a small-blind completion ``C`` is a limp, not an open)."""
+
+
+def chart_path(fmt: str, seats: int, depth: float) -> str:
+    """``results/charts/cash/6max/100bb.json`` for a spot (depth written with ``%g``)."""
+    return f"results/charts/{fmt}/{int(seats)}max/{float(depth):g}bb.json"
+
+
+def _encoding_note() -> dict[str, Any]:
+    return {"alphabet": encoding.ALPHABET, "missing": encoding.MISSING, "steps": encoding.STEPS,
+            "decode": "value = lo + (hi - lo) * alphabet.index(ch) / steps; missing = undefined; strategy: lo=0, hi=1"}
+
+
+def _chart_node(node: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": node["id"],
+        "actor": node["actor"],
+        "actions": node["actions"],
+        "capped": node["capped"],
+        "reach": node["reach"],
+        "shares": node["shares"],
+        "strategy": {a: encoding.encode([float("nan") if v is None else v for v in node["strategy"][a]])
+                     for a in node["actions"]},
+        "ev_bb": {a: encoding.encode_scaled([float("nan") if v is None else v for v in node["ev_bb"][a]])
+                  for a in node["actions"]},
+        "arrive_with": encoding.encode_scaled([float("nan") if v is None else v for v in node["arrive_with"]], decimals=6),
+    }
+
+
+def chart_document(result: dict[str, Any], result_sha256: str) -> dict[str, Any]:
+    """The chart document of a shipped ``result`` (``result_sha256``: digest of its file)."""
+    if result.get("status") != "shipped" or "nodes" not in result:
+        spot = result.get("spot", {})
+        raise ValueError(f"status: spot {spot.get('format')}/{spot.get('seats')}max/{spot.get('depth_bb')}bb is "
+                         f"{result.get('status')!r} (exploitability {result.get('exploitability_bb')} bb > bar "
+                         f"{result.get('bar_bb')} bb); no chart is published for it")
+    solve_keys = ("status", "iterations", "exploitability_bb", "exploitability_per_seat", "bar_bb", "history",
+                  "model_share", "tier_shares", "seat_ev_bb", "tree")
+    return {
+        "format": CHART_FORMAT,
+        "spot": result["spot"],
+        "sizing": result["sizing"],
+        "settings": result["settings"],
+        "solve": {k: result[k] for k in solve_keys},
+        "classes": list(CLASS_NAMES),
+        "encoding": _encoding_note(),
+        "nodes": [_chart_node(node) for node in result["nodes"]],
+        "inputs": {"result_sha256": result_sha256, **result["inputs"]},
+        "code_version": __version__,
+    }
+
+
+def load_schema(path: str | os.PathLike | None = None) -> dict[str, Any]:
+    return json.loads(Path(path or DEFAULT_SCHEMA).read_text())
+
+
+def validate_chart(doc: dict[str, Any], schema: dict[str, Any] | None = None) -> None:
+    """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema."""
+    validator = jsonschema.Draft202012Validator(schema or load_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(document)"
+        raise ValueError(f"chart schema: {where}: {error.message[:300]}")
+
+
+def rfi_shares(result: dict[str, Any]) -> dict[str, float]:
+    """Raise-first-in share per seat: at the node where every earlier seat folded, the share of
+    the seat's deals that raise or go all-in (shares of deals, combo weighted). Empty when the
+    result carries no read-out (a rejected spot)."""
+    nodes = {node["id"]: node for node in result.get("nodes", ())}
+    out = {}
+    for i, seat in enumerate(result["spot"]["positions"][:-1]):
+        node = nodes.get("F" * i)
+        if node is not None:
+            out[seat] = round(sum(node["shares"].get(a, 0.0) for a in RAISES), 10) + 0.0
+    return out
+
+
+def spot_outcome(result: dict[str, Any]) -> dict[str, Any]:
+    """What the summary keeps of an attempted spot: settings, status and its figures."""
+    spot = result["spot"]
+    tiers = result["tier_shares"]
+    per_seat = result["exploitability_per_seat"]
+    return {
+        "format": spot["format"],
+        "seats": spot["seats"],
+        "depth_bb": spot["depth_bb"],
+        "status": result["status"],
+        "iterations": result["iterations"],
+        "exploitability_bb": result["exploitability_bb"],
+        "bar_bb": result["bar_bb"],
+        "worst_seat": max(per_seat, key=lambda s: (per_seat[s], s)),
+        "model_share": result["model_share"],
+        **{f"share_{tier}": tiers[tier] for tier in sorted(tiers)},
+        "decision_nodes": result["tree"]["decision"],
+        "chart": chart_path(spot["format"], spot["seats"], spot["depth_bb"]) if result["status"] == "shipped" else "",
+        "rfi": rfi_shares(result),
+    }
+
+
+def write_outcome(result_path: str | os.PathLike, out_path: str | os.PathLike) -> dict[str, Any]:
+    """Read ``result.json``, write its outcome row as canonical JSON; return it."""
+    outcome = spot_outcome(json.loads(Path(result_path).read_text()))
+    write_json_atomic(out_path, outcome)
+    return outcome
+
+
+def write_chart(result_path: str | os.PathLike, out_path: str | os.PathLike,
+                schema_path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Make the chart document of ``result.json``, validate it against the schema and write it
+    (compact canonical JSON, ASCII, trailing newline) atomically."""
+    doc = chart_document(json.loads(Path(result_path).read_text()), sha256_file(result_path))
+    validate_chart(doc, load_schema(schema_path))
+    write_bytes_atomic(out_path, result_bytes(doc))  # compact canonical JSON, as result.json
+    return doc

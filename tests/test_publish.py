@@ -1,0 +1,98 @@
+"""Chart documents: schema-valid, decode to the solve's read-out within half a level, nothing
+for a rejected spot, same bytes twice; outcome rows and raise-first-in shares."""
+
+import json
+
+import numpy as np
+import pytest
+
+from pokerlab.cards import CLASS_PRIOR
+from pokerlab.encoding import decode, decode_scaled
+from pokerlab.io import sha256_file
+from pokerlab.publish import chart_document, chart_path, load_schema, spot_outcome, validate_chart, write_chart
+from pokerlab.solve import SolveSettings, result_bytes, solve_spot
+from pokerlab.spot import Spot, load_sizing
+
+HALF_LEVEL = 0.5 / 90
+
+
+@pytest.fixture(scope="module")
+def shipped(equity_table, tmp_path_factory):
+    """A 3-handed 15bb cash solve, 30 iterations, loose bar: shipped, with a read-out."""
+    result = solve_spot(Spot("cash", 3, 15), load_sizing(None), equity_table.win, equity_table.tie,
+                        SolveSettings(checkpoints=(30,), bar_coefficient=10.0))
+    path = tmp_path_factory.mktemp("solve") / "result.json"
+    path.write_bytes(result_bytes(result))
+    return json.loads(path.read_text()), path
+
+
+def test_chart_is_schema_valid_and_decodes_to_the_readout(shipped):
+    result, path = shipped
+    doc = chart_document(result, sha256_file(path))
+    validate_chart(doc)
+    assert doc["solve"]["exploitability_bb"] == result["exploitability_bb"]
+    assert doc["inputs"]["result_sha256"] == sha256_file(path)
+    assert [n["id"] for n in doc["nodes"]] == [n["id"] for n in result["nodes"]]
+    for node, source in zip(doc["nodes"], result["nodes"]):
+        for action in source["actions"]:
+            exact = np.array(source["strategy"][action], dtype=float)
+            assert np.abs(decode(node["strategy"][action]) - exact).max() <= HALF_LEVEL + 1e-12
+            ev = np.array([np.nan if v is None else v for v in source["ev_bb"][action]], dtype=float)
+            enc = node["ev_bb"][action]
+            got = decode_scaled(enc)
+            assert np.array_equal(np.isnan(got), np.isnan(ev))
+            finite = ~np.isnan(ev)
+            assert np.abs(got[finite] - ev[finite]).max() <= (enc["hi"] - enc["lo"]) / 180 + 1e-9
+
+
+def test_root_shares_and_rfi_agree_with_the_prior_weighted_strategy(shipped):
+    result, _ = shipped
+    root = result["nodes"][0]
+    assert root["id"] == "" and root["actor"] == "BTN"
+    strategy = {a: np.array(v) for a, v in root["strategy"].items()}
+    raise_first_in = float(CLASS_PRIOR @ (strategy["R"] + strategy["A"]))
+    rfi = spot_outcome(result)["rfi"]
+    assert rfi["BTN"] == pytest.approx(raise_first_in, abs=1e-5)
+    assert set(rfi) == {"BTN", "SB"}
+
+
+def test_rejected_spot_has_an_outcome_but_no_chart(equity_table):
+    result = solve_spot(Spot("cash", 2, 8), load_sizing(None), equity_table.win, equity_table.tie,
+                        SolveSettings(checkpoints=(3,), bar_coefficient=0.0))
+    result = json.loads(result_bytes(result))
+    outcome = spot_outcome(result)
+    assert outcome["status"] == "rejected" and outcome["chart"] == "" and outcome["rfi"] == {}
+    assert outcome["exploitability_bb"] == result["exploitability_bb"] > outcome["bar_bb"] == 0.0
+    with pytest.raises(ValueError, match="rejected"):
+        chart_document(result, "0" * 64)
+
+
+def test_write_chart_twice_gives_the_same_bytes(shipped, tmp_path):
+    _, path = shipped
+    write_chart(path, tmp_path / "a.json")
+    write_chart(path, tmp_path / "b.json")
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    assert b"\n" == (tmp_path / "a.json").read_bytes()[-1:]
+
+
+@pytest.mark.parametrize(
+    "mutate, fragment",
+    [
+        (lambda d: d["nodes"][0]["strategy"].update(R="!" * 168), "nodes/0/strategy/R"),
+        (lambda d: d["nodes"][0]["strategy"].update(R='"' * 169), "nodes/0/strategy/R"),
+        (lambda d: d["solve"].update(status="rejected"), "solve/status"),
+        (lambda d: d.update(generated_at="today"), "generated_at"),
+        (lambda d: d["nodes"][1].update(id="FX"), "nodes/1/id"),
+    ],
+)
+def test_schema_names_the_broken_field(shipped, mutate, fragment):
+    result, path = shipped
+    doc = json.loads(json.dumps(chart_document(result, sha256_file(path))))
+    mutate(doc)
+    with pytest.raises(ValueError, match=fragment):
+        validate_chart(doc, load_schema())
+
+
+def test_chart_path():
+    assert chart_path("cash", 6, 100.0) == "results/charts/cash/6max/100bb.json"
+    assert chart_path("mtt", 9, 12.5) == "results/charts/mtt/9max/12.5bb.json"
