@@ -106,7 +106,7 @@ def main() -> None:
         return
     bandwidth = _copy_bandwidth()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write); machine shared with other work")
-    print(f"{'spot':<18}{'nodes':>7}{'ms/it':>8}{'floor ms/it':>12}{'expl s':>8}{'to bar s':>9}{'its':>6}"
+    print(f"{'spot':<18}{'nodes':>7}{'tree s':>7}{'ms/it':>8}{'floor ms/it':>12}{'expl s':>8}{'to bar s':>9}{'its':>6}"
           f"{'exploit bb':>12}{'bar':>8}{'model':>7}{'peak MB':>9}")
     for name in args.spots:
         cmd = [sys.executable, __file__, "--one", name, "--iterations", str(args.iterations)]
@@ -115,7 +115,7 @@ def main() -> None:
         floor = r["bytes_per_iteration"] / bandwidth * 1e3
         bar = (f"{r['to_bar_s']:>9.1f}{r['iterations']:>6}{r['exploitability_bb']:>12.5f}{r['bar_bb']:>8.4f}"
                f"{r['model_share']:>7.3f}" if "to_bar_s" in r else f"{'-':>9}{'-':>6}{'-':>12}{'-':>8}{'-':>7}")
-        print(f"{r['spot']:<18}{r['nodes']:>7}{r['s_per_iteration'] * 1e3:>8.1f}{floor:>12.1f}"
+        print(f"{r['spot']:<18}{r['nodes']:>7}{r['tree_s']:>7.2f}{r['s_per_iteration'] * 1e3:>8.1f}{floor:>12.1f}"
               f"{r['exploitability_s']:>8.2f}{bar}{r['peak_rss_mb']:>9.0f}", flush=True)
 
 

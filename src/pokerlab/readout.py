@@ -7,6 +7,8 @@ One pass over the tree under the average strategy gives, per decision node:
   the node holding the class (the other seats' ranges at the node fixed by the average);
 * ``node_ev`` (m,): the same for the node, equal to the strategy-weighted action EVs;
 * ``arrive_with`` (m,): the probability the actor holds each class given the node is reached;
+* ``class_reach`` (m,): the probability that the actor, holding the class, plays to the node
+  (its own actions only; 1 for every class at its first decision);
 * ``reach``: the probability the table reaches the node (a share of deals);
 * ``action_shares()``: how the deals that reach the node split over its actions.
 
@@ -36,6 +38,7 @@ class NodeReadout:
     action_ev: np.ndarray  # (m, k); NaN where the node is never reached by the others
     node_ev: np.ndarray  # (m,)
     arrive_with: np.ndarray  # (m,)
+    class_reach: np.ndarray  # (m,)
 
     def action_shares(self) -> np.ndarray:
         """(k,) share of the deals reaching the node that take each action (combo weighted)."""
@@ -70,7 +73,7 @@ def read_out(solver: Solver) -> Readout:
             node_ev = values[seat][h] / others
             arrive = prior * reach[seat, h] / totals[seat, h]
         nodes.append(NodeReadout(node.id, seat, node.actions, node.capped, float(table_reach[h]),
-                                 sigma[children].T.copy(), action_ev, node_ev, arrive))
+                                 sigma[children].T.copy(), action_ev, node_ev, arrive, reach[seat, h].copy()))
     ending_reach = table_reach[solver.payoffs.nodes]
     tier_shares = {name: float(ending_reach[solver.payoffs.tier == t].sum()) for t, name in TIERS.items()}
     seat_ev = np.array([prior @ v[0] for v in values])

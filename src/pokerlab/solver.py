@@ -12,15 +12,20 @@ Notation (all arrays float64, values in bb):
                         reaching each ending (and their priors), and its own play below ``h``.
 With pairwise-linear payoffs (:mod:`pokerlab.payoffs`), at an ending
     V_i[z] = const[z,i] * prod_{k!=i} R_k + sum_terms coef * (TABLE @ q_j(z)) * prod_{k!=i,j} R_k,
-so all endings of one seat need one matrix product per table: the ``q_j`` are stacked into a
-(terms x classes) matrix.
+so the endings need one matrix product per table per seat update: the distinct ``q_j`` (a seat's
+reach at an ending is its reach just after its own last action there) are stacked into a
+(columns x classes) matrix, refreshed whenever seat ``j``'s strategy changes.
+
+Each seat walks only its *view* of the tree: the nodes where it is still in the hand, plus the
+nodes just after its folds, whose value is ``-contribution * prod_{k!=i} R_k(h)`` (what it put
+in, times the chance the others get there) - nothing below them depends on the seat.
 
 Scheme: CFR+ with **alternating updates** - within iteration ``t`` the seats are updated in
 preflop order 0..n-1, each against the current strategies of the others (so seat 1 already
-sees seat 0's strategy of iteration t+1). A seat's update: one ending-value evaluation, one
-backward pass (numba), regret-matching+ on each decision group (``pokerlab.cfr``), the
-average strategy accumulated with weight ``t * reach`` (linear averaging), then a forward
-pass for its new reach. What ships is the average strategy.
+sees seat 0's strategy of iteration t+1). A seat's update: leaf values, one backward pass
+(numba), regret-matching+ on each decision group (``pokerlab.cfr``), the average strategy
+accumulated with weight ``t * reach`` (linear averaging), then a forward pass for its new
+reach and its table columns. What ships is the average strategy.
 
 Best response: the same backward pass with a max over the seat's actions per (node, class),
 all other seats fixed at the average strategy. ``exploitability[i] = BR_i - value_i`` in
