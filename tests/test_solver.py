@@ -3,6 +3,7 @@ the push/fold anchor, indifference of mixed hands, the read-out and resumable so
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -153,6 +154,21 @@ def test_solver_matches_brute_force_alternating_cfr_plus(spot, shove_or_fold, m)
         ref_gain, ref_value = ref.exploitability(seat)
         assert gains[seat] == pytest.approx(ref_gain, abs=1e-10)
         assert values[seat] == pytest.approx(ref_value, abs=1e-10)
+
+
+def test_win_and_tie_weighted_apart_use_two_tables():
+    """A payoff that values a tie other than half a win (as ICM will) takes the two-table path;
+    it must still match the brute-force reference."""
+    tree, payoffs, win, tie, prior = tiny(Spot("cash", 3, 10), True, 3)
+    payoffs = dataclasses.replace(payoffs, term_tie=0.3 * payoffs.term_win)
+    solver = Solver(tree, payoffs, win, tie, prior)
+    assert len(solver._tables_t) == 2
+    ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
+    for _ in range(3):
+        solver.iterate()
+        ref.iterate()
+    for seat in range(3):
+        assert solver.exploitability()[0][seat] == pytest.approx(ref.exploitability(seat)[0], abs=1e-12)
 
 
 def test_update_scheme_is_alternating_not_simultaneous():
