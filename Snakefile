@@ -1,6 +1,7 @@
 # pokerlab: solved preflop No-Limit Hold'em charts, published with the evidence that they are solved.
 #
-#   snakemake --cores all all                        # the whole default run
+#   snakemake --cores all all                        # the whole default run (the 512-spot sweep)
+#   snakemake --cores 2 release --configfile config/quick.yaml   # a few-minute sweep
 #   snakemake -n all                                 # list the DAG without running it
 #   snakemake --cores 2 results/equity/equity_169.npz
 #
@@ -21,6 +22,8 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/equity.smk"
 include: "workflow/rules/kuhn.smk"
 include: "workflow/rules/solve.smk"
+include: "workflow/rules/sweep.smk"
+include: "workflow/rules/publish.smk"
 
 
 rule all:
@@ -34,3 +37,4 @@ rule all:
         "results/kuhn/exploitability.png",
         "results/kuhn/SHA256SUMS",
         solve_result_paths(),
+        rules.release.input,

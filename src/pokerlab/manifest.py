@@ -167,3 +167,19 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
                     problems.append(Problem("extra", rel, "in a published folder, not in the manifest"))
     problems.sort(key=lambda p: (p.path, p.kind))
     return problems, len(listed)
+
+
+def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike], published_dirs: Iterable[str],
+                    config: dict[str, Any], charts_dir: str = "charts") -> dict[str, Any]:
+    """Build and write the manifest of ``files``; the input digests of every chart (the
+    ``inputs`` of each JSON file under ``root/charts_dir``) are copied into it."""
+    root = Path(root)
+    files = list(files)
+    chart_inputs = {}
+    for f in files:
+        rel = _relative(f, root)
+        if rel.startswith(charts_dir + "/") and rel.endswith(".json"):
+            chart_inputs[rel] = json.loads(Path(f).read_text())["inputs"]
+    manifest = build_manifest(root, files, published_dirs, config, chart_inputs)
+    write_release(root, manifest)
+    return manifest

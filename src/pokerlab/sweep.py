@@ -1,0 +1,129 @@
+"""The sweep of spots: its sheet, the summary of what was attempted, and the solve timings.
+
+The sheet (``config/spots.tsv``) is a tab-separated table with one row per spot and the
+columns ``format``, ``seats`` (2..9) and ``depth`` (bb); it is validated by
+``workflow/schemas/spots.schema.yaml`` in the workflow and by :func:`load_spots` everywhere.
+The default sheet is the full sweep: 4 formats x 8 table sizes x 16 depths = 512 spots
+(:func:`full_sweep`).
+
+The summary (``results/summary.csv`` and ``.parquet``) has one row per attempted spot, shipped
+or rejected, with the figures of :func:`pokerlab.publish.spot_outcome`; it holds no times. The
+solve seconds come from Snakemake's ``benchmark:`` files and go to a separate, unpublished
+``results/timings.csv`` (:func:`timings_table`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Iterable
+
+import pandas as pd
+
+from pokerlab.io import atomic_path
+from pokerlab.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS
+
+SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
+SWEEP_SEATS = tuple(range(2, 10))
+SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
+SHEET_COLUMNS = ("format", "seats", "depth")
+KNOWN_FORMATS = tuple(dict.fromkeys((*FORMATS, *PLANNED_FORMATS, *SWEEP_FORMATS)))
+
+
+def full_sweep() -> pd.DataFrame:
+    """The 512 spots of the published sweep, format-major, then seats, then depth."""
+    rows = [(f, n, d) for f in SWEEP_FORMATS for n in SWEEP_SEATS for d in SWEEP_DEPTHS]
+    return pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
+
+
+def spot_name(fmt: str, seats: int, depth: float) -> str:
+    """``cash/6max/100bb``: the spot's folder/file stem everywhere in ``results/``."""
+    return f"{fmt}/{int(seats)}max/{float(depth):g}bb"
+
+
+def load_spots(path: str | os.PathLike) -> pd.DataFrame:
+    """Read and check a spots sheet; ``ValueError`` names the bad row, column and value."""
+    path = Path(path)
+    try:
+        sheet = pd.read_csv(path, sep="\t", dtype=str, comment="#", keep_default_na=False)
+    except (OSError, pd.errors.ParserError) as exc:
+        raise ValueError(f"spots sheet {path}: cannot be read ({exc})") from None
+    if tuple(sheet.columns) != SHEET_COLUMNS:
+        raise ValueError(f"spots sheet {path.name}: columns {list(sheet.columns)} must be {list(SHEET_COLUMNS)}")
+    if sheet.empty:
+        raise ValueError(f"spots sheet {path.name}: no spots")
+    rows = []
+    for i, (fmt, seats, depth) in enumerate(sheet.itertuples(index=False), start=2):  # line 1 is the header
+        where = f"spots sheet {path.name} line {i}"
+        if fmt not in KNOWN_FORMATS:
+            raise ValueError(f"{where}: format {fmt!r} is not one of {list(KNOWN_FORMATS)}")
+        if not seats.isdigit() or not MIN_SEATS <= int(seats) <= MAX_SEATS:
+            raise ValueError(f"{where}: seats {seats!r} is not a table size {MIN_SEATS}..{MAX_SEATS}")
+        try:
+            depth_bb = float(depth)
+        except ValueError:
+            raise ValueError(f"{where}: depth {depth!r} is not a number of big blinds") from None
+        if not math.isfinite(depth_bb) or depth_bb <= 1:
+            raise ValueError(f"{where}: depth {depth!r} must exceed the 1bb big blind")
+        rows.append((fmt, int(seats), depth_bb))
+    out = pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
+    names = [spot_name(*row) for row in rows]
+    dup = pd.Series(names)[pd.Series(names).duplicated()]
+    if not dup.empty:
+        raise ValueError(f"spots sheet {path.name}: spot {dup.iloc[0]} is listed twice")
+    return out
+
+
+def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike | None = None,
+                parquet_path: str | os.PathLike | None = None) -> None:
+    """Write ``frame`` as CSV (LF, no index, floats as Python reprs) and/or Parquet, atomically."""
+    if csv_path is not None:
+        with atomic_path(csv_path) as tmp:
+            frame.to_csv(tmp, index=False, lineterminator="\n")
+    if parquet_path is not None:
+        with atomic_path(parquet_path) as tmp:
+            frame.to_parquet(tmp, index=False, engine="pyarrow", compression="zstd")
+
+
+def summary_table(outcomes: Iterable[dict]) -> pd.DataFrame:
+    """One row per attempted spot (outcome rows of :func:`pokerlab.publish.spot_outcome`),
+    in sweep order (format as in the sweep, then seats, then depth). RFI shares stay out: they
+    have a column per seat name."""
+    rows = [{k: v for k, v in o.items() if k != "rfi"} for o in outcomes]
+    if not rows:
+        raise ValueError("summary: no outcomes")
+    frame = pd.DataFrame(rows)
+    order = {f: i for i, f in enumerate(KNOWN_FORMATS)}
+    frame = frame.sort_values(["format", "seats", "depth_bb"], key=lambda c: c.map(order) if c.name == "format" else c,
+                              kind="stable").reset_index(drop=True)
+    first = ["format", "seats", "depth_bb", "status"]
+    return frame[first + sorted(c for c in frame.columns if c not in first)]
+
+
+def write_summary(outcome_paths: Iterable[str | os.PathLike], csv_path: str | os.PathLike,
+                  parquet_path: str | os.PathLike) -> pd.DataFrame:
+    """Read the outcome files and write ``summary.csv`` and ``summary.parquet``."""
+    frame = summary_table(json.loads(Path(p).read_text()) for p in outcome_paths)
+    write_table(frame, csv_path, parquet_path)
+    return frame
+
+
+def read_benchmark_seconds(path: str | os.PathLike) -> float:
+    """Wall seconds recorded by a Snakemake ``benchmark:`` file (the last repeat); NaN if absent."""
+    if not Path(path).is_file():
+        return float("nan")
+    frame = pd.read_csv(path, sep="\t")
+    return float(frame["s"].iloc[-1])
+
+
+def timings_table(summary: pd.DataFrame, benchmark_dir: str | os.PathLike) -> pd.DataFrame:
+    """The summary's spot columns with each spot's solve seconds, read from
+    ``{benchmark_dir}/{format}_{n}max_{depth}bb.tsv`` (NaN where there is none)."""
+    frame = summary[["format", "seats", "depth_bb", "status", "iterations", "decision_nodes"]].copy()
+    frame["solve_seconds"] = [
+        read_benchmark_seconds(Path(benchmark_dir) / (spot_name(f, n, d).replace("/", "_") + ".tsv"))
+        for f, n, d in zip(frame["format"], frame["seats"], frame["depth_bb"])
+    ]
+    return frame
