@@ -31,8 +31,7 @@ import numpy as np
 from pokerlab.spot import Sizing, SizingBand, Spot
 
 ACTIONS = "FCRA"
-ENDING_KINDS = ("fold", "allin", "flop")
-KIND_CODES = {"decision": 0, "fold": 1, "allin": 2, "flop": 3}
+KINDS = ("decision", "fold", "allin", "flop")
 MAX_ENTRANTS = 3
 MAX_PRICED_RAISES = 3  # open, 3-bet, 4-bet; later raises are all-in only
 _EPS = 1e-9
@@ -58,7 +57,6 @@ class Node:
     contrib: tuple[float, ...]
     players_in: tuple[int, ...]
     behind: float
-    last_raiser: int  # seat of the last voluntary raise, -1 if none
 
     @property
     def pot(self) -> float:
@@ -96,7 +94,7 @@ class Tree:
     Flat arrays (length ``n_nodes`` unless said otherwise):
         ``parent`` (-1 at the root), ``actor`` (-1 at endings), ``parent_actor`` (actor of the
         parent, -1 at the root), ``child_start``/``n_children`` (children occupy
-        ``child_start .. child_start+n_children-1``), ``kind`` (codes of ``KIND_CODES``),
+        ``child_start .. child_start+n_children-1``),
         ``contrib`` (n_nodes, seats), ``in_hand`` (n_nodes, seats) bool.
     """
 
@@ -151,10 +149,6 @@ class Tree:
         return out
 
     @cached_property
-    def kind(self) -> np.ndarray:
-        return np.array([KIND_CODES[n.kind] for n in self.nodes], dtype=np.int64)
-
-    @cached_property
     def contrib(self) -> np.ndarray:
         return np.array([n.contrib for n in self.nodes], dtype=np.float64)
 
@@ -177,7 +171,7 @@ class Tree:
 
     def counts(self) -> dict[str, int]:
         """Node counts by kind, plus ``capped`` (forced-fold decisions) and ``allin_3way``."""
-        out = {k: 0 for k in KIND_CODES}
+        out = {k: 0 for k in KINDS}
         out["capped"] = out["allin_3way"] = 0
         for n in self.nodes:
             out[n.kind] += 1
@@ -278,11 +272,11 @@ def build_tree(spot: Spot, sizing: Sizing, shove_or_fold: bool = False) -> Tree:
             order.append(node_id)
             if len(players_in) == 1 or not state.to_act:
                 kind = "fold" if len(players_in) == 1 else ("allin" if behind <= _EPS else "flop")
-                by_id[node_id] = Node(node_id, kind, -1, (), False, contrib, players_in, max(behind, 0.0), state.last_raiser)
+                by_id[node_id] = Node(node_id, kind, -1, (), False, contrib, players_in, max(behind, 0.0))
                 continue
             seat = state.to_act[0]
             actions, capped = _legal_actions(spot, sizing, band, state, seat, shove_or_fold)
-            by_id[node_id] = Node(node_id, "decision", seat, actions, capped, contrib, players_in, behind, state.last_raiser)
+            by_id[node_id] = Node(node_id, "decision", seat, actions, capped, contrib, players_in, behind)
             next_frontier.extend((node_id + a, _apply(spot, band, state, seat, a)) for a in actions)
         frontier = next_frontier
     nodes = tuple(by_id[i] for i in order)
