@@ -1,0 +1,99 @@
+"""CFR+ with ICM payoffs: the chip solver plus the value of the seats that folded.
+
+Under chip EV a seat that folds has lost exactly what it put in, whatever happens next, so
+:class:`pokerlab.solver.Solver` makes the node after a fold a leaf worth
+``-contribution * P(the others reach it)``. Under ICM it is not: the folded seat's prize
+equity moves with the other seats' showdowns (:class:`pokerlab.payoffs_icm.IcmPayoffs`). This
+solver keeps the chip solver's tree views, tables and CFR+ unchanged and replaces the value
+of each fold leaf ``f`` of seat ``s`` by the exact sum over the endings ``z`` below it:
+
+    V_s(f) = sum_z [ const[z, s] * prod_{k != s} R_k(z)
+                     + sum_{spectator terms (a, b)} coef * <q_a(z), TABLE q_b(z)> * prod_{k != s, a, b} R_k(z) ]
+
+(a scalar per leaf: the folded seat's class no longer matters). ``TABLE q_b(z)`` is the
+column the chip solver already keeps for seat ``b``'s reach at ``z``, so each spectator
+term costs one dot product of length m per seat update.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pokerlab.payoffs_icm import IcmPayoffs
+from pokerlab.solver import Solver
+from pokerlab.tree import Tree
+
+
+class IcmSolver(Solver):
+    """:class:`Solver` for :class:`IcmPayoffs` (see the module docstring)."""
+
+    def __init__(self, tree: Tree, payoffs: IcmPayoffs, win: np.ndarray, tie: np.ndarray,
+                 prior: np.ndarray | None = None):
+        if not isinstance(payoffs, IcmPayoffs):
+            raise ValueError(f"IcmSolver needs IcmPayoffs, got {type(payoffs).__name__}")
+        super().__init__(tree, payoffs, win, tie, prior)
+        p, n_nodes = payoffs, self.n_nodes
+        # Coefficients of the spectator terms on the tables the chip solver chose.
+        if len(self._tables_t) == 2:
+            coefs = [p.spectator_win, p.spectator_tie]
+        elif np.allclose(p.spectator_tie, 0.5 * p.spectator_win, rtol=0, atol=1e-12):
+            coefs = [p.spectator_win]  # one equity table W + T/2
+        else:
+            raise ValueError("spectator terms weight ties apart from wins, but the solver kept one table")
+        source = np.zeros((self.n_seats, n_nodes), dtype=np.int64)  # each seat's last own action on the path
+        for h in range(1, n_nodes):  # set-up only
+            source[:, h] = source[:, tree.parent[h]]
+            source[tree.parent_actor[h], h] = h
+        column_keys = self.column_seat * n_nodes + self.column_node
+        ending_row = np.full(n_nodes, -1)
+        ending_row[p.nodes] = np.arange(p.nodes.size)
+        self._parts = []
+        for seat in range(self.n_seats):
+            view = self.views[seat]
+            out_endings = p.nodes[~tree.in_hand[p.nodes, seat]]
+            # the fold leaf above each ending the seat is out of: the first node on the path without it
+            leaf_of = np.full(n_nodes, -1)
+            leaf_of[view.folded] = np.arange(view.folded.size)
+            for h in range(1, n_nodes):
+                if leaf_of[h] < 0 and not tree.in_hand[h, seat]:
+                    leaf_of[h] = leaf_of[tree.parent[h]]
+            sel = np.flatnonzero(p.spectator_seat == seat)
+            node = p.nodes[p.spectator_ending[sel]]
+            a, b = p.spectator_a[sel], p.spectator_b[sel]
+            keys = b * n_nodes + source[b, node]
+            column = np.searchsorted(column_keys, keys)
+            if not np.array_equal(column_keys[np.minimum(column, column_keys.size - 1)], keys):
+                raise ValueError("a spectator pair has no table column (its seats must also have terms at the ending)")
+            # a spectator term lands on the seat's row of the ending if it is in the hand (the third
+            # seat of a three-way pot watching one duel), else on the fold leaf above the ending
+            in_hand = tree.in_hand[node, seat]
+            row = np.searchsorted(view.nodes, node)
+            row[~in_hand] = view.folded_local[leaf_of[node[~in_hand]]]
+            rows, row_index = np.unique(row, return_inverse=True)
+            others = np.ones((sel.size, self.n_seats), dtype=bool)
+            others[:, seat] = False
+            others[np.arange(sel.size), a] = False
+            others[np.arange(sel.size), b] = False
+            self._parts.append({
+                "endings": out_endings, "leaf": leaf_of[out_endings], "const": p.const[ending_row[out_endings], seat],
+                "s_node": node, "s_rows": rows, "s_row_index": row_index.reshape(-1), "s_a": a, "s_column": column, "s_others": others,
+                "s_coefs": [c[sel] for c in coefs]})
+
+    def ending_inputs(self, reach: np.ndarray) -> tuple:
+        """Totals, table columns and the reach itself (the spectator terms need ``q_a``)."""
+        return (*super().ending_inputs(reach), reach)
+
+    def _leaf_values(self, seat: int, inputs: tuple, values: np.ndarray) -> None:
+        totals, columns = inputs[0], inputs[1]
+        reach = inputs[2] if len(inputs) > 2 else self.reach  # CFR+ passes its own current state
+        super()._leaf_values(seat, (totals, columns), values)
+        view, part = self.views[seat], self._parts[seat]
+        others = np.delete(totals, seat, axis=0)
+        values[view.folded_local] = np.bincount(part["leaf"], part["const"] * others[:, part["endings"]].prod(axis=0),
+                                                minlength=view.folded.size)[:, None]
+        if part["s_node"].size:
+            scale = np.where(part["s_others"], totals[:, part["s_node"]].T, 1.0).prod(axis=1)
+            q_a = reach[part["s_a"], part["s_node"]] * self.prior
+            dots = sum(coef * np.einsum("tc,tc->t", q_a, cols[part["s_column"]])
+                       for coef, cols in zip(part["s_coefs"], columns))
+            values[part["s_rows"]] += np.bincount(part["s_row_index"], dots * scale, minlength=part["s_rows"].size)[:, None]
