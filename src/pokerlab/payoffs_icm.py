@@ -140,42 +140,45 @@ def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) ->
     start[n - 1] += tree.spot.ante  # the big blind's dead ante is posted on top of its depth
     bb_per_prize = start.sum() / structure.pool
     nodes = tree.endings
-    rows: list[tuple[int, tuple | None, float, float, float]] = []  # (ending, pair, const, win, tie) per outcome
-    finals = []
+    pairs: dict[tuple[int, int, int], int] = {}  # (ending, a, b) -> pair row
+    finals, ending_of, pair_of, probability = [], [], [], []  # per outcome
     for z, k in enumerate(nodes):
         for final, const, pair, w, t in _outcomes(tree.nodes[k], n, start[:n], model):
-            rows.append((z, pair, const, w, t))
-            finals.append(np.r_[final, start[n:]])
-    equity = hand_end_equity(start, np.array(finals), structure.payouts)
+            finals.append(final)
+            ending_of.append(z)
+            pair_of.append(-1 if pair is None else pairs.setdefault((z, *pair), len(pairs)))
+            probability.append((const, w, t))
+    finals = np.hstack([np.array(finals), np.broadcast_to(start[n:], (len(finals), field_size))])
+    ending_of, pair_of, probability = np.array(ending_of), np.array(pair_of), np.array(probability)
+    equity = hand_end_equity(start, finals, structure.payouts)
     before = hand_end_equity(start, start[None, :], structure.payouts)[0]
     value = (equity - before) * bb_per_prize
     value = np.c_[value[:, :n], value[:, n:].sum(axis=1)]  # the off-table players as one column
+    # seat values: sum over outcomes of (const + w W[pair] + t T[pair]) * value
     const = np.zeros((nodes.size, n + 1))
-    pair_coefs: dict[tuple[int, int, int], np.ndarray] = {}  # (ending, a, b) -> (2, n+1) win/tie coefficients
-    for (z, pair, c, w, t), v in zip(rows, value):
-        const[z] += c * v
-        if pair is not None:
-            coefs = pair_coefs.setdefault((z, *pair), np.zeros((2, n + 1)))
-            coefs[0] += w * v
-            coefs[1] += t * v
-    terms, spectators = [], []
-    for (z, a, b), (cw, ct) in pair_coefs.items():
-        terms.append((a, z, b, cw[a], ct[a]))
-        # for b: W[a,b] = 1 - W[b,a] - T[b,a] and T[a,b] = T[b,a]
-        const[z, b] += cw[b]
-        terms.append((b, z, a, -cw[b], ct[b] - cw[b]))
-        spectators.extend((s, z, a, b, cw[s], ct[s]) for s in range(n + 1) if s not in (a, b) and (s < n or field_size))
-    terms.sort()
-    spectators.sort(key=lambda r: (r[1], r[0], r[2], r[3]))
-    t_seat, t_end, t_opp, t_win, t_tie = (np.array(col) for col in zip(*terms)) if terms else (np.zeros(0),) * 5
-    s_seat, s_end, s_a, s_b, s_win, s_tie = (np.array(col) for col in zip(*spectators)) if spectators else (np.zeros(0),) * 6
+    np.add.at(const, ending_of, probability[:, :1] * value)
+    paired = pair_of >= 0
+    coef_w, coef_t = np.zeros((len(pairs), n + 1)), np.zeros((len(pairs), n + 1))
+    np.add.at(coef_w, pair_of[paired], probability[paired, 1:2] * value[paired])
+    np.add.at(coef_t, pair_of[paired], probability[paired, 2:3] * value[paired])
+    pz, pa, pb = np.array(list(pairs), dtype=np.int64).reshape(-1, 3).T
+    rows = np.arange(len(pairs))
+    # seat a gets W[a,b], T[a,b] directly; seat b reads them as W[a,b] = 1 - W[b,a] - T[b,a], T[a,b] = T[b,a]
+    np.add.at(const, (pz, pb), coef_w[rows, pb])
+    t_seat, t_end, t_opp = np.r_[pa, pb], np.r_[pz, pz], np.r_[pb, pa]
+    t_win = np.r_[coef_w[rows, pa], -coef_w[rows, pb]]
+    t_tie = np.r_[coef_t[rows, pa], coef_t[rows, pb] - coef_w[rows, pb]]
+    order = np.lexsort((t_opp, t_end, t_seat))  # by seat, ending, opponent
+    # every other seat (and the off-table players, if any) watches the pair: spectator terms
+    watching = np.ones((len(pairs), n + 1), dtype=bool)
+    watching[rows, pa] = watching[rows, pb] = False
+    watching[:, n] = field_size > 0
+    s_row, s_seat = np.nonzero(watching)
     tier = np.array([1 if tree.nodes[k].kind == "fold" else
                      (2 if len(tree.nodes[k].players_in) == 2 else 3) if tree.nodes[k].kind == "allin" else 4
                      for k in nodes], dtype=np.int64)
-    as_int = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-    as_float = lambda x: np.asarray(x, dtype=np.float64)  # noqa: E731
-    return IcmPayoffs(nodes=nodes, tier=tier, const=const[:, :n], term_ending=as_int(t_end), term_seat=as_int(t_seat),
-                      term_opponent=as_int(t_opp), term_win=as_float(t_win), term_tie=as_float(t_tie),
-                      spectator_ending=as_int(s_end), spectator_seat=as_int(s_seat), spectator_a=as_int(s_a),
-                      spectator_b=as_int(s_b), spectator_win=as_float(s_win), spectator_tie=as_float(s_tie),
+    return IcmPayoffs(nodes=nodes, tier=tier, const=const[:, :n], term_ending=t_end[order], term_seat=t_seat[order],
+                      term_opponent=t_opp[order], term_win=t_win[order], term_tie=t_tie[order],
+                      spectator_ending=pz[s_row], spectator_seat=s_seat.astype(np.int64), spectator_a=pa[s_row],
+                      spectator_b=pb[s_row], spectator_win=coef_w[s_row, s_seat], spectator_tie=coef_t[s_row, s_seat],
                       field_const=const[:, n].copy(), structure=structure, bb_per_prize=float(bb_per_prize))
