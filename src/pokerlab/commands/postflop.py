@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with --pot/--stack/--board/--ip/--oop and sizes (the same on every street), or "
         "--texassolver-input FILE.",
     )
-    p.add_argument("--texassolver-input", metavar="FILE", help="read the spot and settings from a TexasSolver input file")
+    p.add_argument("--texassolver-input", metavar="FILE",
+                   help="read the spot and settings from a TexasSolver input file")
     p.add_argument("--pot", type=float, help="pot at the root, chips")
     p.add_argument("--stack", type=float, help="effective stack behind at the root, chips (0 = check-down)")
     p.add_argument("--board", help="3 to 5 board cards, e.g. QsJh2h")
@@ -88,5 +89,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name:>3}: EV {player.range_ev:.3f} chips ({100 * player.range_ev / spot.pot:.2f}% of pot), "
               f"equity {100 * player.range_equity:.3f}%, {len(player.combos)} combos")
     print(f"exploitability {result.exploitability_chips:.4f} chips = {result.exploitability_pct_pot:.4f}% of pot "
-          f"after {result.iterations} iterations, {result.seconds:.2f} s, {result.extra['memory_bytes'] / 2**20:.1f} MiB")
+          f"after {result.iterations} iterations, {result.seconds:.2f} s, "
+          f"{result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
     return 0

@@ -48,7 +48,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
+from pokerlab.cards import COMBO_CARDS
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.result import PostflopResult, player_result
 from pokerlab.postflop.showdown import board_tables, compatible_mass, river_boards, showdown_accumulate
@@ -57,7 +57,7 @@ from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree,
 TRAIN, BEST_RESPONSE, EVALUATE = 0, 1, 2
 VALUE, FINAL_POT, SHOWDOWN_PROB = 0, 1, 2
 DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 3.0
-STORE = np.float32
+STATE_DTYPE = np.float32  # regrets and strategy sums
 
 
 @njit(cache=True, fastmath=True)
@@ -88,13 +88,15 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
     tab_t, tab_o, nv_t, nv_o = tables[trav], tables[1 - trav], n_valid[trav], n_valid[1 - trav]
     if blen == 5:
         b = board_index[d1 + 1, d2 + 1]
-        showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0, out)
+        showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
+                            coef_compat, coef_diff, 1.0, out)
     elif blen == 4:
         for c in range(52):
             if root_mask[c] or c == d1:
                 continue
             b = board_index[c + 1, 0] if d1 < 0 else board_index[d1 + 1, c + 1]
-            showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0 / 44.0, out)
+            showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
+                                coef_compat, coef_diff, 1.0 / 44.0, out)
     else:
         for c1 in range(52):
             if root_mask[c1]:
@@ -102,7 +104,8 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
             for c2 in range(c1 + 1, 52):
                 if not root_mask[c2]:
                     b = board_index[c1 + 1, c2 + 1]
-                    showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t, coef_compat, coef_diff, 1.0 / 990.0, out)
+                    showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
+                                        coef_compat, coef_diff, 1.0 / 990.0, out)
 
 
 @njit(cache=True, fastmath=True)
@@ -282,7 +285,8 @@ def _train(G, R, S, weights, t_start, n_iterations, max_depth, max_actions):
         neg = tp**DCFR_BETA / (tp**DCFR_BETA + 1.0)
         gam = (tp / t) ** DCFR_GAMMA
         for trav in range(2):
-            _walk(trav, TRAIN, VALUE, weights[1 - trav], weights[trav], G, R, S, (pos, neg, gam), max_depth, max_actions)
+            _walk(trav, TRAIN, VALUE, weights[1 - trav], weights[trav], G, R, S, (pos, neg, gam),
+                  max_depth, max_actions)
 
 
 @njit(cache=True, fastmath=True)
@@ -329,7 +333,8 @@ class PostflopSolver:
             offsets[node] = sizes[player]
             sizes[player] += int(tree.n_children[node]) * self.hands[player].size * outcomes
         table_bytes = sum(t.nbytes + v.nbytes for t, v in tables)
-        self.memory_bytes = int(2 * 4 * (sizes[0] + sizes[1]) + table_bytes)
+        state_bytes = 2 * np.dtype(STATE_DTYPE).itemsize * (sizes[0] + sizes[1])  # regrets + sums
+        self.memory_bytes = int(state_bytes + table_bytes)
         if self.memory_bytes > max_memory_mb * 2**20:
             raise ValueError(
                 f"postflop tree needs {self.memory_bytes / 2**20:.0f} MiB, above max_memory_mb={max_memory_mb:g}:"
@@ -340,8 +345,8 @@ class PostflopSolver:
             root_mask, deck_pos, int(deck.size), float(spot.pot), cards, same,
             tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index,
         )
-        self._R = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
-        self._S = tuple(np.zeros(max(s, 1), STORE) for s in sizes)
+        self._R = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
+        self._S = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._limits = (tree.depth + 1, max(1, int(tree.n_children[tree.decision_nodes()].max())))
         self.iterations = 0
         self.seconds = 0.0
@@ -350,7 +355,8 @@ class PostflopSolver:
 
     def _compatible(self, player: int) -> np.ndarray:
         out = np.empty(self.weights[player].size)
-        compatible_mass(self.weights[1 - player], self._G[11][player], self._G[11][1 - player], self._G[12][player], out)
+        cards, same = self._G[11], self._G[12]
+        compatible_mass(self.weights[1 - player], cards[player], cards[1 - player], same[player], out)
         return out
 
     # --- solving ------------------------------------------------------------------------------
