@@ -65,8 +65,10 @@ def test_turn_tree_has_one_chance_node_per_continuing_line_and_river_sizes_follo
 
 
 def test_allin_threshold_turns_large_bets_into_allin_and_raise_cap_stops_raising():
-    spot = reference_spot("QsJh2h8d3c", 0.2)  # bet 50 would commit 25% of the stack
+    # TexasSolver's rule: stake = half the pot + chips put in; starting stake 50 + 200 = 250
+    spot = reference_spot("QsJh2h8d3c", 0.35)  # bet 50 takes the stake to 100 > 87.5
     assert build_tree(spot).actions(0) == ["CHECK", "BET 200"]
+    assert build_tree(reference_spot("QsJh2h8d3c", 0.4)).actions(0) == ["CHECK", "BET 50", "BET 200"]
     capped = PostflopSpot(100.0, 10000.0, spot.board, spot.oop_range, spot.ip_range,
                           BetTree.uniform(bets=(50,), raises=(50,), raise_cap=1))
     tree = build_tree(capped)

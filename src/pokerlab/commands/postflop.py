@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--raises", type=_sizes, default=(), help="raise sizes, %% of the pot after calling")
     p.add_argument("--allin", action="store_true", help="allow all-in")
     p.add_argument("--allin-threshold", type=float, default=1.0,
-                   help="a sized bet committing more than this share of the stack is all-in (default %(default)s)")
+                   help="a sized bet taking the bettor's stake (half the pot + chips put in) above this share "
+                   "of its starting stake is all-in (default %(default)s: never)")
     p.add_argument("--raise-cap", type=int, default=3, help="raises per street after the bet (default %(default)s)")
     p.add_argument("--accuracy", type=float, default=None, help="target exploitability, %% of pot (default 0.05)")
     p.add_argument("--max-iterations", type=int, default=None, help="iteration limit (default 2000)")

@@ -15,9 +15,12 @@ Bet sizing (per street and player, as in TexasSolver's input language)
     * ``donks``: opening sizes for OOP when it called IP's bet on the previous street
       (TexasSolver's donk bet); ``None`` uses ``bets``.
     * ``allin``: whether moving all-in is an action.
-    * A sized bet or raise that would take the bettor's chips put in since the root above
-      ``allin_threshold`` x ``stack``, or that needs the whole stack, becomes the all-in.
-    * ``raise_cap``: the number of raises (all-ins included) allowed after a street's opening bet.
+    * A sized bet or raise that needs the whole stack becomes the all-in, and so does one that
+      would take the bettor's stake in the pot above ``allin_threshold`` x its starting stake,
+      a stake being its half of the root pot plus what it has put in since (TexasSolver's
+      rule, which drops such a bet and keeps the all-in it always offers).
+    * ``raise_cap``: the number of raises (all-ins included) allowed after a street's opening
+      bet (TexasSolver's ``set_raise_limit`` counts the bet too: its default 4 is a cap of 3).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ and the solve, with TexasSolver's meanings:
 * ``set_bet_sizes <oop|ip>,<flop|turn|river>,<bet|raise|donk>,s1,s2...`` sizes in % of the
   pot; ``...,allin`` enables the all-in. Like TexasSolver, a street with no ``donk`` sizes
   lets OOP open only with the all-in after it called IP's bet on the previous street.
-* ``set_allin_threshold``: a sized bet committing more than this share of the stack becomes
-  the all-in. ``set_raise_limit``: raises per street after the opening bet.
+* ``set_allin_threshold`` (default 0.67): see :class:`~pokerlab.postflop.game.BetTree`.
+  ``set_raise_limit`` (default 4) counts the opening bet, so it is a raise cap one lower.
 * ``set_accuracy`` (target exploitability, % of the pot) and ``set_max_iteration``.
 
 Commands about threads, printing, isomorphism, dumping and the solve itself carry no game
@@ -46,7 +46,8 @@ _IGNORED = {"build_tree", "set_thread_num", "set_print_interval", "set_use_isomo
             "set_dump_rounds", "dump_result"}
 # TexasSolver's console starts every street with the all-in enabled and no sizes
 _DEFAULT_ALLIN = True
-_DEFAULT_RAISE_LIMIT = 3
+_DEFAULT_RAISE_LIMIT = 4  # the opening bet plus three raises
+_DEFAULT_ALLIN_THRESHOLD = 0.67
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
     ranges: dict[str, str] = {}
     sizes = {(s, p): {"bet": (), "raise": (), "donk": (), "allin": _DEFAULT_ALLIN}
              for s in STREET_NAMES for p in PLAYER_NAMES}
-    threshold, raise_limit, accuracy, max_iterations = 1.0, _DEFAULT_RAISE_LIMIT, 0.5, 1000
+    threshold, raise_limit, accuracy, max_iterations = _DEFAULT_ALLIN_THRESHOLD, _DEFAULT_RAISE_LIMIT, 0.5, 1000
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -124,7 +125,7 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
         board=board,
         oop_range=Range.parse(ranges["oop"]).weights,
         ip_range=Range.parse(ranges["ip"]).weights,
-        bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=raise_limit),
+        bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=max(raise_limit - 1, 0)),
     )
     return TexasSolverInput(spot=spot, accuracy_pct_pot=accuracy, max_iterations=max_iterations)
 

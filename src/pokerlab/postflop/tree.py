@@ -128,10 +128,11 @@ class _Builder:
 
     def amounts(self, sized: list[float], behind: float, invested: float, allin: bool) -> list[float]:
         """Distinct chip amounts of the sized actions plus the all-in, ascending."""
-        cap = self.spot.bet_tree.allin_threshold * self.spot.stack
+        half_pot = self.spot.pot / 2.0
+        cap = self.spot.bet_tree.allin_threshold * (self.spot.stack + half_pot)
         out = set()
         for amount in sized:
-            if amount >= behind - _EPS or invested + amount > cap + _EPS:
+            if amount >= behind - _EPS or half_pot + invested + amount > cap + _EPS:
                 out.add(behind)  # becomes the all-in
             elif amount > _EPS:
                 out.add(round(amount, 9))
