@@ -110,3 +110,15 @@ def test_cli_flags_and_bad_input(capsys):
     assert "appears twice" in capsys.readouterr().err
     assert main(["postflop", "--pot", "100"]) == 2
     assert "missing --stack" in capsys.readouterr().err
+
+
+def test_cli_reads_out_a_texassolver_dump(capsys):
+    args = ["postflop", "--texassolver-input", str(DATA / "river_input.txt"),
+            "--texassolver-dump", str(DATA / "texassolver_river_dump.json"), "--json"]
+    assert main(args) == 0
+    record = json.loads(capsys.readouterr().out)
+    derived = json.loads((DATA / "river_derived_ev.json").read_text())
+    assert record["solver"] == "texassolver"
+    assert record["players"]["ip"]["range_ev"] == pytest.approx(derived["players"]["ip"]["range_ev_share_of_pot"], abs=1e-5)
+    assert main(args[:1] + args[3:]) == 2
+    assert "needs the --texassolver-input" in capsys.readouterr().err

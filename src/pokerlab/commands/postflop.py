@@ -4,13 +4,15 @@
 --bets 50 --raises 100 --allin`` prints each player's range EV (share of the pot, chips),
 range equity and the exploitability, with a progress line per measurement on stderr.
 ``--texassolver-input FILE`` takes the whole game and solve settings from a TexasSolver input
-file instead. ``--json`` prints the full result record (per-combo EV, equity, expected final
-pot and showdown probability).
+file instead, and with ``--texassolver-dump JSON`` the strategy TexasSolver dumped for it is
+read out instead of solving. ``--json`` prints the full result record (per-combo EV, equity,
+expected final pot and showdown probability).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 
@@ -32,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--texassolver-input", metavar="FILE",
                    help="read the spot and settings from a TexasSolver input file")
+    p.add_argument("--texassolver-dump", metavar="JSON",
+                   help="with --texassolver-input: read out TexasSolver's dump_result strategy instead of solving")
     p.add_argument("--pot", type=float, help="pot at the root, chips")
     p.add_argument("--stack", type=float, help="effective stack behind at the root, chips (0 = check-down)")
     p.add_argument("--board", help="3 to 5 board cards, e.g. QsJh2h")
@@ -67,9 +71,11 @@ def _spot_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pokerlab.io import dumps_json
     from pokerlab.postflop.solver import solve_spot
-    from pokerlab.postflop.texassolver import read_texassolver_input
+    from pokerlab.postflop.texassolver import read_texassolver_input, texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
+    if args.texassolver_dump and not args.texassolver_input:
+        raise ValueError("--texassolver-dump needs the --texassolver-input file that produced it")
     if args.texassolver_input:
         given = read_texassolver_input(args.texassolver_input)
         spot, accuracy, max_iterations = given.spot, given.accuracy_pct_pot, given.max_iterations
@@ -81,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
     def progress(iterations: int, pct: float) -> None:
         print(f"iteration {iterations}: exploitability {pct:.4f}% of pot", file=sys.stderr, flush=True)
 
-    result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb)
+    if args.texassolver_dump:
+        with open(args.texassolver_dump) as fh:
+            result = texassolver_result(json.load(fh), spot)
+    else:
+        result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb)
     if args.json:
         sys.stdout.write(dumps_json(result.to_json()))
         return 0
@@ -89,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
     for name, player in result.players.items():
         print(f"{name:>3}: EV {player.range_ev:.3f} chips ({100 * player.range_ev / spot.pot:.2f}% of pot), "
               f"equity {100 * player.range_equity:.3f}%, {len(player.combos)} combos")
-    print(f"exploitability {result.exploitability_chips:.4f} chips = {result.exploitability_pct_pot:.4f}% of pot "
-          f"after {result.iterations} iterations, {result.seconds:.2f} s, "
-          f"{result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
+    line = f"exploitability {result.exploitability_chips:.4f} chips = {result.exploitability_pct_pot:.4f}% of pot"
+    if args.texassolver_dump:
+        print(f"{line} (TexasSolver's dumped strategy, measured by pokerlab's best response)")
+    else:
+        print(f"{line} after {result.iterations} iterations, {result.seconds:.2f} s, "
+              f"{result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
     return 0
