@@ -13,6 +13,7 @@ from pokerlab.icm import (MAX_PLAYERS, PayoutStructure, hand_end_equity, icm_equ
                           load_payouts, parse_payouts)
 from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.payoffs_icm import icm_payoffs
+from pokerlab.readout import read_out
 from pokerlab.solver import Solver
 from pokerlab.solver_icm import IcmSolver
 from pokerlab.spot import Spot, load_sizing
@@ -347,3 +348,15 @@ def test_bubble_calls_tighter_than_chip_ev(equity_table):
         sigma = solver.average_sigma()
         shares[name] = float(cards.CLASS_PRIOR @ sigma[tree.index["AC"]])
     assert shares["bubble"] < shares["mtt"] - 0.1
+
+
+def test_readout_of_an_icm_solve_agrees_with_its_values(equity_table):
+    tree = build_tree(Spot("mtt", 3, 10), SIZING)
+    solver = IcmSolver(tree, icm_payoffs(tree, MODEL, PAYOUTS["icm_final"]), equity_table.win, equity_table.tie)
+    solver.iterate(30)
+    readout = read_out(solver)
+    _, profile = solver.exploitability()
+    np.testing.assert_allclose(readout.seat_ev, profile, rtol=0, atol=1e-12)
+    for node in readout.nodes:
+        reached = ~np.isnan(node.node_ev)
+        np.testing.assert_allclose((node.strategy * node.action_ev).sum(axis=1)[reached], node.node_ev[reached], atol=1e-9)

@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerlab.payoffs_icm import IcmPayoffs
+from pokerlab.icm import PayoutStructure, load_payouts
+from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.payoffs_icm import IcmPayoffs, icm_payoffs
 from pokerlab.solver import Solver
 from pokerlab.tree import Tree
+
+ICM_FORMATS = ("icm_bubble", "icm_final")
+"""Formats valued by ICM; each uses the payout structure of the same name."""
 
 
 class IcmSolver(Solver):
@@ -97,3 +102,28 @@ class IcmSolver(Solver):
             dots = sum(coef * np.einsum("tc,tc->t", q_a, cols[part["s_column"]])
                        for coef, cols in zip(part["s_coefs"], columns))
             values[part["s_rows"]] += np.bincount(part["s_row_index"], dots * scale, minlength=part["s_rows"].size)[:, None]
+
+
+def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarray,
+                payouts: dict[str, PayoutStructure] | None = None) -> tuple[Solver, dict]:
+    """The solver for the format of ``tree.spot`` and a description of its payoffs for the result.
+
+    ``cash`` and ``mtt`` are chip EV in bb; a format named like a payout structure
+    (``icm_bubble``, ``icm_final``: ``config/payouts.yaml`` unless ``payouts`` is given) is
+    valued by ICM in bb-equivalents (:mod:`pokerlab.payoffs_icm`).
+    """
+    fmt = tree.spot.format
+    if fmt not in ICM_FORMATS:
+        return Solver(tree, chip_ev_payoffs(tree, model), win, tie), {"model": "chip_ev", "unit": "bb"}
+    structures = load_payouts() if payouts is None else payouts
+    if fmt not in structures:
+        raise ValueError(f"format {fmt!r}: no payout structure of that name (have {sorted(structures)})")
+    payoffs = icm_payoffs(tree, model, structures[fmt])
+    return IcmSolver(tree, payoffs, win, tie), {
+        "model": "icm_malmuth_harville",
+        "unit": "bb-equivalent (prize equity x total chips / prize pool, net of the equity before the hand)",
+        "structure": structures[fmt].as_dict(),
+        "stacks": "every player left starts with the depth (the big blind's ante on top), off-table players too",
+        "bb_per_prize": payoffs.bb_per_prize,
+        "multiway_rule": "random duel: each pair settles the pot with probability 1/3, the third seat loses",
+    }
