@@ -2,7 +2,8 @@
 
 Prints evaluations per second for:
   * pokerlab, batch API (``evaluate_batch`` on an (n, 7) card array, one thread);
-  * pokerlab, inner kernel on pre-packed masks (what the equity sampler and sweeps call);
+  * pokerlab, inner kernel on pre-packed masks (what the equity sampler and sweeps call):
+    the fast path ``rank_of_packed`` and the reference ``bitmask_rank`` it is built from;
   * eval7 called from Python once per hand (``eval7.evaluate``), the way Python code uses it;
   * eval7 at C speed: its Monte Carlo loop (``py_hand_vs_range_monte_carlo``, AsAh vs KsKd),
     counted as two evaluations per deal. That loop also deals the board, so the figure
@@ -32,10 +33,19 @@ from pokerlab import evaluator as E  # noqa: E402
 
 
 @njit(cache=True)
-def _packed_kernel(packed, popcount, highbit, straight):
+def _packed_kernel(packed):
     acc = 0
     for i in range(packed.size):
-        acc += E.rank_of_packed(packed[i], popcount, highbit, straight)
+        acc += E.rank_of_packed(packed[i])
+    return acc
+
+
+@njit(cache=True)
+def _reference_kernel(packed, popcount, highbit, straight):
+    acc = 0
+    for i in range(packed.size):
+        p = packed[i]
+        acc += E.bitmask_rank(p & 0x1FFF, (p >> 16) & 0x1FFF, (p >> 32) & 0x1FFF, p >> 48, popcount, highbit, straight)
     return acc
 
 
@@ -56,10 +66,13 @@ def main() -> None:
     hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :7].astype(np.int64)
     packed = np.bitwise_or.reduce(E.CARD_BITS[hands], axis=1)
     E.evaluate_batch(hands[:10])
-    _packed_kernel(packed[:10], E.POPCOUNT, E.HIGHBIT, E.STRAIGHT_HIGH)
+    tables = (E.POPCOUNT, E.HIGHBIT, E.STRAIGHT_HIGH)
+    _packed_kernel(packed[:10])
+    _reference_kernel(packed[:10], *tables)
 
     ours_batch = best_rate(lambda: E.evaluate_batch(hands), args.hands)
-    ours_kernel = best_rate(lambda: _packed_kernel(packed, E.POPCOUNT, E.HIGHBIT, E.STRAIGHT_HIGH), args.hands)
+    ours_kernel = best_rate(lambda: _packed_kernel(packed), args.hands)
+    reference_kernel = best_rate(lambda: _reference_kernel(packed, *tables), args.hands)
 
     deck = [eval7.Card(C.card_str(c)) for c in range(52)]
     few = [[deck[c] for c in h] for h in hands[:200_000]]
@@ -73,6 +86,7 @@ def main() -> None:
     print(f"numba threads: {numba.get_num_threads()} (one core)")
     print(f"pokerlab evaluate_batch        {ours_batch / 1e6:8.2f} M evals/s")
     print(f"pokerlab packed-mask kernel    {ours_kernel / 1e6:8.2f} M evals/s")
+    print(f"pokerlab bitmask reference     {reference_kernel / 1e6:8.2f} M evals/s")
     print(f"eval7.evaluate from Python     {eval7_python / 1e6:8.2f} M evals/s")
     print(f"eval7 C Monte Carlo loop       {eval7_c / 1e6:8.2f} M evals/s (incl. dealing)")
     print(f"ratio batch / eval7 Python     {ours_batch / eval7_python:8.1f}x")

@@ -1,10 +1,12 @@
-"""The Numba evaluator against eval7, an independent C evaluator: same order on every hand."""
+"""The Numba evaluator against eval7, an independent C evaluator: same order on every hand;
+and its fast path against the bitmask reference it is built from: same values on every hand."""
 
 import itertools
 
 import eval7
 import numpy as np
 import pytest
+from numba import njit
 
 from pokerlab import cards as C
 from pokerlab import evaluator as E
@@ -80,3 +82,83 @@ def test_six_and_five_card_hands_and_errors():
         E.evaluate("AsAsKsQsJs")
     with pytest.raises(ValueError, match="shape"):
         E.evaluate_batch(np.zeros((3, 4), dtype=int))
+
+
+@njit(cache=True)
+def _both_paths(packed, popcount, highbit, straight_high):
+    """Fast-path and reference strengths of packed masks."""
+    fast = np.empty(packed.size, dtype=np.int64)
+    reference = np.empty(packed.size, dtype=np.int64)
+    for i in range(packed.size):
+        p = packed[i]
+        fast[i] = E.rank_of_packed(p)
+        reference[i] = E.bitmask_rank(p & 0x1FFF, (p >> 16) & 0x1FFF, (p >> 32) & 0x1FFF, p >> 48, popcount,
+                                      highbit, straight_high)
+    return fast, reference
+
+
+def assert_fast_equals_reference(packed: np.ndarray) -> None:
+    fast, reference = _both_paths(packed, E.POPCOUNT, E.HIGHBIT, E.STRAIGHT_HIGH)
+    assert np.array_equal(fast, reference)
+
+
+def rank_multisets(max_cards: int = 7) -> list[tuple[int, ...]]:
+    """Every multiset of 0..max_cards ranks with each rank at most 4 times (sorted rank tuples)."""
+    return [
+        ms
+        for n in range(max_cards + 1)
+        for ms in itertools.combinations_with_replacement(range(13), n)
+        if all(ms.count(r) <= 4 for r in set(ms))
+    ]
+
+
+def test_rank_keys_separate_every_multiset_of_up_to_seven_cards():
+    multisets = rank_multisets()
+    assert len(multisets) == E.N_RANK_MULTISETS == 76_155
+    sums = {sum(int(E.RANK_KEYS[r]) for r in ms) for ms in multisets}
+    assert len(sums) == len(multisets)
+
+
+def test_fast_path_equals_reference_on_every_rank_multiset_in_random_suits():
+    """Each 5..7-card rank multiset, dealt three times to random suits (some deals make flushes)."""
+    counts = np.array([np.bincount(ms, minlength=13) for ms in rank_multisets() if len(ms) >= 5])
+    counts = np.repeat(counts, 3, axis=0)  # (n, 13) cards per rank
+    rng = np.random.default_rng(7)
+    suits = np.argsort(rng.random((counts.shape[0], 13, 4)), axis=2)  # a random suit order per rank
+    cards = 4 * np.arange(13)[None, :, None] + suits
+    dealt = np.arange(4)[None, None, :] < counts[:, :, None]  # the first count[r] suits of rank r
+    packed = (E.CARD_BITS[cards] * dealt).sum(axis=(1, 2))  # distinct bits: the sum is the OR
+    assert_fast_equals_reference(packed)
+
+
+def test_fast_path_equals_reference_on_every_suited_mask_with_off_suit_cards():
+    """Every 5..7 suited cards of each suit, topped up to 7 cards with random cards of other suits."""
+    rng = np.random.default_rng(11)
+    masks = np.flatnonzero(E.POPCOUNT >= 5)
+    masks = masks[E.POPCOUNT[masks] <= 7]
+    packed = []
+    for suit in range(4):
+        others = np.array([c for c in range(52) if c & 3 != suit])
+        for m in masks:
+            p = int(m) << (16 * suit)
+            for c in rng.choice(others, size=7 - int(E.POPCOUNT[m]), replace=False):
+                p |= int(E.CARD_BITS[c])
+            packed.append(p)
+    assert_fast_equals_reference(np.array(packed, dtype=np.int64))
+
+
+def test_fast_path_equals_reference_on_random_hands_of_five_to_seven_cards():
+    rng = np.random.default_rng(3)
+    for k in (5, 6, 7):
+        hands = np.argsort(rng.random((200_000, 52)), axis=1)[:, :k]
+        assert_fast_equals_reference(np.bitwise_or.reduce(E.CARD_BITS[hands], axis=1))
+
+
+def test_table_arguments_are_accepted_and_ignored():
+    hand = C.parse_cards("AsKdQh7c5s3d2h")
+    packed = np.int64(np.bitwise_or.reduce(E.CARD_BITS[hand]))
+    masks = [(int(packed) >> (16 * s)) & 0x1FFF for s in range(4)]
+    tables = (E.POPCOUNT, E.HIGHBIT, E.STRAIGHT_HIGH)
+    expected = E.bitmask_rank(*masks, *tables)
+    assert E.rank_of_packed(packed) == E.rank_of_packed(packed, *tables) == expected
+    assert E.rank_from_suit_masks(*masks) == E.rank_from_suit_masks(*masks, *tables) == expected

@@ -10,11 +10,28 @@ and ``detail`` ordering hands inside a category (kickers are kept as a mask of t
 bits, whose integer order is the lexicographic order of the descending rank lists). Only the
 order of values is meaningful; tests compare orderings with eval7, never raw numbers.
 
-The evaluator works from the four suit masks (bit ``r`` of mask ``s`` set when the hand holds
-rank ``r`` of suit ``s``). Hot loops carry them packed in one ``int64``, suit ``s`` in bits
+A hand is given as four suit masks (bit ``r`` of mask ``s`` set when the hand holds rank ``r``
+of suit ``s``). Hot loops carry them packed in one ``int64``, suit ``s`` in bits
 ``16 s .. 16 s + 12`` (``CARD_BITS[card]`` is a card's bit), so a shared board is packed once,
-each hand's two cards are OR-ed in without a branch, and ``rank_of_packed`` evaluates. Lookup tables of 8,192 entries (popcount, highest bit, straight high card)
-are built once at import; the Numba functions are compiled with ``cache=True``.
+each hand's two cards are OR-ed in without a branch, and ``rank_of_packed`` evaluates.
+
+Two implementations give identical values:
+
+* ``bitmask_rank``, the reference: reads categories off AND/OR combinations of the suit masks
+  with 8,192-entry tables (``POPCOUNT``, ``HIGHBIT``, ``STRAIGHT_HIGH``).
+* ``rank_of_packed``, the fast path, without branches (seven table reads, all issued):
+  a SWAR popcount of the four 16-bit lanes finds a suit holding five or more cards (with at
+  most seven cards that suit alone decides the hand: ``FLUSH_RANK[suit mask]``); the rank
+  multiset's key is the sum of ``SUIT_RANK_KEY[suit mask]`` over the four suits (rank keys
+  whose sums differ for every multiset of at most seven cards), and a row-displacement perfect
+  hash (``ROW_BASE``, ``MULTISET_RANK``) maps the key to the strength.
+
+The fast tables are filled at import from ``bitmask_rank`` (one evaluation per rank multiset
+and per suit mask of five or more cards), so both paths give the same values by construction;
+the tests check it on every rank multiset and on random hands. The fast path reads the tables
+as module globals, which Numba freezes into each compiled caller. All Numba functions are
+compiled with ``cache=True``; a caller's cache does not notice a change to this module (the
+evaluator is inlined), so delete the ``__pycache__`` directories after editing it.
 """
 
 from __future__ import annotations
@@ -66,8 +83,12 @@ def _keep_top(mask: int, n: int, popcount: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def rank_from_suit_masks(s0: int, s1: int, s2: int, s3: int, popcount, highbit, straight_high) -> int:
-    """Strength of the best 5-card hand in the cards given as four 13-bit suit masks."""
+def bitmask_rank(s0: int, s1: int, s2: int, s3: int, popcount, highbit, straight_high) -> int:
+    """Reference strength of the best 5-card hand in four 13-bit suit masks (any card count).
+
+    Pass the module tables ``POPCOUNT, HIGHBIT, STRAIGHT_HIGH``. The fast path's tables are
+    built from this function.
+    """
     # Flush first: with at most 7 cards a flush excludes quads and full houses.
     for m in (s0, s1, s2, s3):
         if popcount[m] >= 5:
@@ -104,41 +125,188 @@ def rank_from_suit_masks(s0: int, s1: int, s2: int, s3: int, popcount, highbit, 
     return (HIGH_CARD << CATEGORY_SHIFT) | _keep_top(ranks, 5, popcount)
 
 
+# ---------------------------------------------------------------------------------------------
+# Fast path tables
+
+RANK_KEYS = np.array(
+    [0x2000, 0x8001, 0x11000, 0x3A000, 0x91000, 0x176005, 0x366000,
+     0x41A013, 0x47802E, 0x479068, 0x48C0E4, 0x48F211, 0x494493],
+    dtype=np.int64,
+)
+"""Key of each rank (2..A), the rank multipliers of the OMPEval evaluator (github.com/zekyll/OMPEval):
+sums over multisets of at most 7 cards, at most 4 per rank, are all distinct (checked at import)."""
+MAX_CARDS = 7
+N_RANK_MULTISETS = 76_155
+"""Multisets of 0..7 ranks with each rank at most 4 times."""
+ROW_SHIFT = 12
+"""Perfect hash rows: a multiset key ``k`` sits at ``ROW_BASE[k >> ROW_SHIFT] + (k & 4095)``."""
+
+
+@njit(cache=True)
+def _rank_multisets(rank_keys, popcount, highbit, straight_high):
+    """Key and reference strength of every rank multiset of 0..7 cards (``N_RANK_MULTISETS``).
+
+    Counts per rank run like an odometer over 0..4 with at most 7 cards in total; the cards of
+    a multiset are dealt to suits in turn, so no suit holds more than two and no flush occurs.
+    """
+    keys = np.zeros(N_RANK_MULTISETS, dtype=np.int64)
+    strengths = np.zeros(N_RANK_MULTISETS, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    suits = np.zeros(4, dtype=np.int64)
+    strengths[0] = bitmask_rank(0, 0, 0, 0, popcount, highbit, straight_high)
+    n, total, digit = 1, 0, 0
+    while digit < 13:
+        counts[digit] += 1
+        total += 1
+        if counts[digit] > 4 or total > MAX_CARDS:
+            total -= counts[digit]
+            counts[digit] = 0
+            digit += 1
+            continue
+        digit = 0
+        suits[:] = 0
+        s = 0
+        for r in range(13):
+            for _ in range(counts[r]):
+                suits[s] |= 1 << r
+                s = (s + 1) & 3
+            keys[n] += counts[r] * rank_keys[r]
+        strengths[n] = bitmask_rank(suits[0], suits[1], suits[2], suits[3], popcount, highbit, straight_high)
+        n += 1
+    return keys[:n], strengths[:n]
+
+
+@njit(cache=True)
+def _row_displacement(keys, row_shift):
+    """Row offsets of a perfect hash ``slot = base[k >> row_shift] + (k & (2**row_shift - 1))``.
+
+    Greedy first-fit-decreasing: rows with the most keys are placed first, each at the lowest
+    offset where all its columns land on free slots. Free slots are a bitset, so one step tests
+    64 consecutive offsets. Returns ``(base, n_slots)``.
+    """
+    width = 1 << row_shift
+    keys = np.sort(keys)
+    n_rows = (keys[-1] >> row_shift) + 1
+    start = np.searchsorted(keys, np.arange(n_rows + 1) << row_shift)
+    order = np.argsort(start[:-1] - start[1:], kind="mergesort")  # most keys first, stable
+    all_ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    one = np.uint64(1)
+    free = np.full((2 * keys.size + 2 * width) // 64, all_ones)  # bit s of word w: slot 64 w + s is free
+    base = np.zeros(n_rows, dtype=np.int32)
+    n_slots = 0
+    first_free = 0
+    for r in order:
+        if start[r] == start[r + 1]:
+            break
+        lowest_col = keys[start[r]] & (width - 1)
+        while not (free[first_free >> 6] >> np.uint64(first_free & 63)) & one:
+            first_free += 1
+        word = max(first_free - lowest_col, 0) >> 6
+        while True:  # fits[b]: offset 64 * word + b puts every column of the row on a free slot
+            if word + (width >> 6) + 1 >= free.size:
+                raise RuntimeError("perfect hash table overflow")
+            fits = all_ones
+            for j in range(start[r], start[r + 1]):
+                col = keys[j] & (width - 1)
+                q, b = word + (col >> 6), col & 63
+                if b == 0:
+                    fits &= free[q]
+                else:
+                    fits &= (free[q] >> np.uint64(b)) | (free[q + 1] << np.uint64(64 - b))
+                if not fits:
+                    break
+            if fits:
+                break
+            word += 1
+        bit = 0
+        while not (fits >> np.uint64(bit)) & one:
+            bit += 1
+        offset = 64 * word + bit
+        for j in range(start[r], start[r + 1]):
+            slot = offset + (keys[j] & (width - 1))
+            free[slot >> 6] &= ~(one << np.uint64(slot & 63))
+            n_slots = max(n_slots, slot + 1)
+        base[r] = offset
+    return base, n_slots
+
+
+def _build_fast_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    bits = (np.arange(_MASK_SIZE)[:, None] >> np.arange(13)) & 1  # (8192, 13)
+    suit_rank_key = (bits @ RANK_KEYS).astype(np.int32)
+    flush_rank = np.zeros(_MASK_SIZE, dtype=np.int32)  # 0 where the suit has fewer than 5 cards
+    for m in np.flatnonzero(POPCOUNT >= 5):
+        flush_rank[m] = bitmask_rank(m, 0, 0, 0, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+    keys, strengths = _rank_multisets(RANK_KEYS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+    if keys.size != N_RANK_MULTISETS or np.unique(keys).size != keys.size:
+        raise RuntimeError("rank keys do not separate the rank multisets")
+    row_base, n_slots = _row_displacement(keys, ROW_SHIFT)
+    multiset_rank = np.zeros(n_slots, dtype=np.int32)
+    multiset_rank[row_base[keys >> ROW_SHIFT] + (keys & ((1 << ROW_SHIFT) - 1))] = strengths
+    return suit_rank_key, flush_rank, row_base, multiset_rank
+
+
+SUIT_RANK_KEY, FLUSH_RANK, ROW_BASE, MULTISET_RANK = _build_fast_tables()
+
 CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 """Packed-mask bit of each card: suit ``s`` occupies bits ``16 s .. 16 s + 12``."""
 
 
 @njit(cache=True, inline="always")
-def rank_of_packed(packed: int, popcount, highbit, straight_high) -> int:
-    """Strength of the cards in a packed mask (an OR of ``CARD_BITS``)."""
-    return rank_from_suit_masks(
-        packed & 0x1FFF,
-        (packed >> 16) & 0x1FFF,
-        (packed >> 32) & 0x1FFF,
-        (packed >> 48) & 0x1FFF,
-        popcount,
-        highbit,
-        straight_high,
+def rank_of_packed(packed: int, popcount=None, highbit=None, straight_high=None) -> int:
+    """Strength of the at most 7 cards in a packed mask (an OR of ``CARD_BITS``).
+
+    Reads the module's fast tables, frozen into the compiled code. The three table arguments
+    are ignored; they remain so that calls written as ``rank_of_packed(packed, POPCOUNT,
+    HIGHBIT, STRAIGHT_HIGH)`` keep working.
+    """
+    packed = np.int64(packed)
+    # cards per suit: SWAR popcount of the four 16-bit lanes (a lane's count ends in its low byte)
+    n = packed - ((packed >> 1) & 0x5555555555555555)
+    n = (n & 0x3333333333333333) + ((n >> 2) & 0x3333333333333333)
+    n = (n + (n >> 4)) & 0x0F0F0F0F0F0F0F0F
+    n = (n + (n >> 8)) & 0x00FF00FF00FF00FF
+    flush_lane = (n + 0x000B000B000B000B) & 0x0010001000100010  # bit 16 s + 4 set: suit s has >= 5
+    suited = packed & ((flush_lane >> 4) * 0x1FFF)  # that suit's mask, in place (0 if none)
+    suited |= suited >> 32
+    suited |= suited >> 16
+    flush = FLUSH_RANK[suited & 0x1FFF]
+    key = (
+        SUIT_RANK_KEY[packed & 0x1FFF]
+        + SUIT_RANK_KEY[(packed >> 16) & 0x1FFF]
+        + SUIT_RANK_KEY[(packed >> 32) & 0x1FFF]
+        + SUIT_RANK_KEY[packed >> 48]
     )
+    multiset = MULTISET_RANK[ROW_BASE[key >> ROW_SHIFT] + (key & ((1 << ROW_SHIFT) - 1))]
+    return flush if flush_lane else multiset  # both loads issued: no mispredicted branch
+
+
+@njit(cache=True, inline="always")
+def rank_from_suit_masks(s0: int, s1: int, s2: int, s3: int, popcount=None, highbit=None,
+                         straight_high=None) -> int:
+    """Strength of the at most 7 cards in four 13-bit suit masks (``rank_of_packed``).
+
+    The three table arguments are ignored, as in ``rank_of_packed``.
+    """
+    return rank_of_packed(np.int64(s0) | (np.int64(s1) << 16) | (np.int64(s2) << 32) | (np.int64(s3) << 48))
 
 
 @njit(cache=True)
-def evaluate_cards(cards, card_bits, popcount, highbit, straight_high) -> int:
+def evaluate_cards(cards, card_bits) -> int:
     """Strength of a 5..7-card hand given as an array of card indices."""
     packed = np.int64(0)
     for c in cards:
         packed |= card_bits[c]
-    return rank_of_packed(packed, popcount, highbit, straight_high)
+    return rank_of_packed(packed)
 
 
 @njit(cache=True, parallel=True)
-def _evaluate_batch(hands, card_bits, popcount, highbit, straight_high):
+def _evaluate_batch(hands, card_bits):
     out = np.empty(hands.shape[0], dtype=np.int32)
     for i in prange(hands.shape[0]):
         packed = np.int64(0)
         for j in range(hands.shape[1]):
             packed |= card_bits[hands[i, j]]
-        out[i] = rank_of_packed(packed, popcount, highbit, straight_high)
+        out[i] = rank_of_packed(packed)
     return out
 
 
@@ -152,7 +320,7 @@ def evaluate_batch(hands: np.ndarray) -> np.ndarray:
         raise ValueError(f"hands must be an (n, 5..7) array of card indices, got shape {hands.shape}")
     if hands.size and (hands.min() < 0 or hands.max() > 51):
         raise ValueError("hands must hold card indices 0..51")
-    return _evaluate_batch(hands, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+    return _evaluate_batch(hands, CARD_BITS)
 
 
 def evaluate(cards) -> int:
@@ -166,7 +334,7 @@ def evaluate(cards) -> int:
         raise ValueError(f"a hand has 5 to 7 cards, got {arr.size}")
     if arr.min() < 0 or arr.max() > 51 or np.unique(arr).size != arr.size:
         raise ValueError(f"bad hand {list(arr)}: cards must be distinct indices 0..51")
-    return int(evaluate_cards(arr, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH))
+    return int(evaluate_cards(arr, CARD_BITS))
 
 
 def category(strength: int) -> int:
