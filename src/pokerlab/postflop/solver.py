@@ -17,6 +17,9 @@ Walk
     ``reach(o) x P(chance) x payoff``. A chance node deals each card not on the board; for a
     fixed pair of hands every card unseen by both is equally likely, so each deal has
     probability ``1 / (52 - board cards - 4)`` and hands holding the dealt card drop out.
+    Suit isomorphism: when a suit permutation maps the board and both ranges onto themselves,
+    only one card per class is walked and the others take its values with the hands permuted
+    (see :func:`suit_isomorphism`; two-tone flops deal 36 turns instead of 49).
     Boards are run out the same way after an all-in. Showdowns use the sorted sweep of
     :mod:`pokerlab.postflop.showdown`.
 
@@ -41,6 +44,7 @@ Memory
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from typing import Callable
@@ -48,7 +52,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from pokerlab.cards import COMBO_CARDS
+from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.result import PostflopResult, player_result
 from pokerlab.postflop.showdown import board_tables, compatible_mass, river_boards, showdown_accumulate
@@ -126,7 +130,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     averages); ``qty`` chooses the terminal quantity (VALUE, FINAL_POT, SHOWDOWN_PROB).
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, deck_pos, n_deck,
-     pot, cards, same, tables, n_valid, board_index) = G
+     pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm) = G
     opp = 1 - trav
     cards_t, cards_o = cards[trav], cards[opp]
     n_t, n_o = cards_t.shape[0], cards_o.shape[0]
@@ -141,6 +145,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     f_d1 = np.full(max_depth, -1, np.int64)
     f_d2 = np.full(max_depth, -1, np.int64)
     f_card = np.zeros(max_depth, np.int64)
+    dealt_out = np.empty((max_depth, 52, n_t))  # a chance node's values per dealt card
     f_base = np.zeros(max_depth, np.int64)
     opp_r[0] = opp_root
     own_r[0] = own_root
@@ -206,14 +211,25 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
                     out[sp] += out[sp + 1]
             else:
                 c = f_card[sp]
+                dealt_out[sp, c] = out[sp + 1]
                 w = 1.0 / (52 - board_len[node] - 4)
                 for h in range(n_t):
                     if cards_t[h, 0] != c and cards_t[h, 1] != c:
                         out[sp, h] += w * out[sp + 1, h]
         if k == CHANCE:
             # deal the next card not on the board; every card unseen by both hands is equally likely
+            w = 1.0 / (52 - board_len[node] - 4)
             c = f_card[sp] + 1
-            while c < 52 and (root_mask[c] or c == d1 or c == d2):
+            while c < 52:
+                if not (root_mask[c] or c == d1 or c == d2):
+                    canon = iso_card[d1 + 1, c]
+                    if canon == c:
+                        break
+                    # suit-isomorphic to a card already dealt here: permute its values
+                    perm = iso_perm[trav][iso_id[d1 + 1, c]]
+                    for h in range(n_t):
+                        if cards_t[h, 0] != c and cards_t[h, 1] != c:
+                            out[sp, h] += w * dealt_out[sp, canon, perm[h]]
                 c += 1
             if c == 52:
                 sp -= 1
@@ -302,10 +318,55 @@ def _root_equity(G, weights, trav):
     return out
 
 
+SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)  # (24, 4)
+
+
+def suit_isomorphism(board: tuple[int, ...], hands: tuple[np.ndarray, ...], weights: tuple[np.ndarray, ...],
+                     enabled: bool = True) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Tables that let a chance node deal one card per suit-isomorphism class.
+
+    A suit permutation ``pi`` that maps the board onto itself and leaves both ranges' weights
+    unchanged maps the game after card ``c`` onto the game after ``pi(c)``, hand ``h`` onto
+    ``pi(h)``. For the board after the first dealt card ``d1`` (-1: none),
+    ``iso_card[d1 + 1, c]`` is the smallest card ``c`` maps to (``c`` itself when it is its
+    class's representative, or when ``enabled`` is False), ``iso_id[d1 + 1, c]`` a permutation
+    doing it, and ``perm[p][k, h]`` the index of ``pi_k(h)`` in player ``p``'s hand list.
+    Values after ``c`` are then ``values_after_iso_card[perm[p][iso_id, h]]``.
+    """
+    n_perm = SUIT_PERMUTATIONS.shape[0]
+    cards = np.arange(52)
+    mapped = 4 * (cards[None, :] >> 2) + SUIT_PERMUTATIONS[:, cards & 3]  # (24, 52): pi_k(card)
+    perm = []
+    symmetric = np.ones(n_perm, dtype=bool)
+    for h, w in zip(hands, weights):
+        position = np.full(1326, -1, np.int64)
+        position[h] = np.arange(h.size)
+        lo, hi = COMBO_CARDS[h, 0], COMBO_CARDS[h, 1]
+        image = position[COMBO_INDEX[mapped[:, lo], mapped[:, hi]]]  # (24, n)
+        perm.append(np.ascontiguousarray(image))
+        symmetric &= np.all(image >= 0, axis=1)
+        symmetric &= np.array([np.array_equal(w[image[k]], w) if symmetric[k] else False for k in range(n_perm)])
+    iso_card = np.tile(cards, (53, 1))
+    iso_id = np.zeros((53, 52), np.int64)  # permutation 0 is the identity
+    if enabled:
+        for first in range(-1, 52):
+            if first in board:
+                continue
+            fixed = set(board) | ({first} if first >= 0 else set())
+            keeps = [k for k in range(n_perm) if symmetric[k] and set(mapped[k, list(fixed)].tolist()) == fixed]
+            if len(keeps) < 2:
+                continue
+            images = mapped[keeps]  # (valid, 52)
+            best = images.argmin(axis=0)
+            iso_card[first + 1] = images[best, cards]
+            iso_id[first + 1] = np.asarray(keeps)[best]
+    return iso_card, iso_id, (perm[0], perm[1])
+
+
 class PostflopSolver:
     """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
 
-    def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0):
+    def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0, isomorphism: bool = True):
         self.spot = spot
         self.tree: PublicTree = build_tree(spot)
         ranges = spot.ranges
@@ -344,6 +405,7 @@ class PostflopSolver:
             tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
             root_mask, deck_pos, int(deck.size), float(spot.pot), cards, same,
             tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index,
+            *suit_isomorphism(spot.board, self.hands, self.weights, isomorphism),
         )
         self._R = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._S = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)

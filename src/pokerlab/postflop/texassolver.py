@@ -187,7 +187,7 @@ def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seco
     ``spot`` must describe the tree TexasSolver solved (read it with
     :func:`read_texassolver_input`); a node whose actions differ is an error.
     """
-    solver = PostflopSolver(spot)
+    solver = PostflopSolver(spot, isomorphism=False)  # read every dealt card's own strategy
     _load_dump(solver, dump, 0, ())
     result = solver.result()
     result.solver, result.iterations, result.seconds = "texassolver", iterations, seconds
