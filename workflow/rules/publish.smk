@@ -1,7 +1,7 @@
 # Stage 5: chart documents of the shipped spots, viewers, report plots, and the release
 # manifest (manifest.json + SHA256SUMS) over everything published.
 
-PUBLISHED_DIRS = ["charts"]
+PUBLISHED_DIRS = ["charts", "viewer", "report"]
 
 
 rule chart:
@@ -22,10 +22,63 @@ rule chart:
         "../scripts/chart.py"
 
 
+# A static, self-contained HTML page per chart set (click through the nodes).
+rule viewer:
+    input:
+        chart="results/charts/{format}/{seats}max/{depth}bb.json",
+    output:
+        html="results/viewer/{format}/{seats}max/{depth}bb.html",
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/viewer.py"
+
+
+rule viewer_index:
+    input:
+        csv="results/summary.csv",
+    output:
+        html=report("results/viewer/index.html", caption="../report/viewer.rst", category="Charts"),
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/viewer_index.py"
+
+
+rule report_plots:
+    input:
+        csv="results/summary.csv",
+        outcomes=expand("results/outcomes/{name}.json", name=SPOT_NAMES),
+    output:
+        exploitability=report("results/report/exploitability.png", caption="../report/exploitability.rst", category="Sweep"),
+        model_share=report("results/report/model_share.png", caption="../report/model_share.rst", category="Sweep"),
+        rfi=report("results/report/rfi_by_seat.png", caption="../report/rfi_by_seat.rst", category="Sweep"),
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/report_plots.py"
+
+
 def published_files(wildcards):
-    """Every file of the release: the shipped spots' charts and the summary."""
+    """Every file of the release: the shipped spots' charts and viewers, the summary, the index
+    and the report plots."""
     names = shipped_spot_names(wildcards)
-    return [f"results/charts/{name}.json" for name in names] + ["results/summary.csv", "results/summary.parquet"]
+    return (
+        [f"results/charts/{name}.json" for name in names]
+        + [f"results/viewer/{name}.html" for name in names]
+        + ["results/summary.csv", "results/summary.parquet", "results/viewer/index.html"]
+        + list(rules.report_plots.output)
+    )
 
 
 rule manifest:
@@ -54,5 +107,8 @@ rule release:
 
 
 localrules:
+    viewer,
+    viewer_index,
+    report_plots,
     manifest,
     release,

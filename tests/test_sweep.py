@@ -1,0 +1,135 @@
+"""The sweep as a workflow: its sheet, the 512-spot DAG, byte-identical releases whatever the
+core count, and a run killed mid-solve that restarts to the same bytes."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from snakemake.utils import validate
+
+from pokerlab.sweep import full_sweep, load_spots, summary_table, timings_table
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def test_default_sheet_is_the_512_spot_sweep_and_passes_its_schema():
+    sheet = load_spots(ROOT / "config" / "spots.tsv")
+    assert len(sheet) == 512 == 4 * 8 * 16
+    assert sheet.equals(full_sweep().astype({"depth": float}))
+    assert sorted(sheet["format"].unique()) == ["cash", "icm_bubble", "icm_final", "mtt"]
+    assert sorted(sheet["depth"].unique()) == [5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200]
+    validate(sheet, str(ROOT / "workflow" / "schemas" / "spots.schema.yaml"))
+    for name in ("spots-quick.tsv", "spots-ci.tsv"):
+        validate(load_spots(ROOT / "config" / name), str(ROOT / "workflow" / "schemas" / "spots.schema.yaml"))
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("format\tseats\tdepth\npoker\t2\t10\n", "line 2: format 'poker'"),
+        ("format\tseats\tdepth\ncash\t2\t10\ncash\t10\t10\n", "line 3: seats '10'"),
+        ("format\tseats\tdepth\ncash\t2\tdeep\n", "depth 'deep'"),
+        ("format\tseats\tdepth\ncash\t2\t1\n", "exceed the 1bb"),
+        ("format\tseats\tdepth\ncash\t2\t10\ncash\t2\t10.0\n", "cash/2max/10bb is listed twice"),
+        ("format\tseats\tstack\ncash\t2\t10\n", "columns"),
+        ("format\tseats\tdepth\n", "no spots"),
+    ],
+)
+def test_bad_sheet_names_line_and_value(tmp_path, text, fragment):
+    path = tmp_path / "spots.tsv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=re.escape(fragment)):
+        load_spots(path)
+
+
+def test_summary_is_in_sweep_order_and_timings_read_benchmarks(tmp_path):
+    rows = [
+        {"format": "mtt", "seats": 2, "depth_bb": 5.0, "status": "shipped", "iterations": 400, "decision_nodes": 12, "rfi": {}},
+        {"format": "cash", "seats": 3, "depth_bb": 10.0, "status": "rejected", "iterations": 3000, "decision_nodes": 46, "rfi": {}},
+        {"format": "cash", "seats": 2, "depth_bb": 100.0, "status": "shipped", "iterations": 1200, "decision_nodes": 9, "rfi": {}},
+    ]
+    summary = summary_table(rows)
+    assert list(summary["format"]) == ["cash", "cash", "mtt"] and list(summary["seats"]) == [2, 3, 2]
+    assert list(summary.columns[:4]) == ["format", "seats", "depth_bb", "status"] and "rfi" not in summary
+    (tmp_path / "cash_2max_100bb.tsv").write_text("s\th:m:s\tmax_rss\n12.5\t0:00:12\t100\n")
+    timings = timings_table(summary, tmp_path)
+    assert timings["solve_seconds"].iloc[0] == 12.5 and timings["solve_seconds"].iloc[1:].isna().all()
+
+
+def test_dry_run_of_all_lists_512_spot_solves():
+    out = subprocess.run(SNAKEMAKE + ["-n", "--forceall", "all"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
+    assert counts["solve_spot"] == "512" and counts["spot_outcome"] == "512" and counts["summary"] == "1"
+
+
+# --- whole runs on a tiny configuration --------------------------------------------------------
+
+TINY_SPOTS = "format\tseats\tdepth\ncash\t2\t5\ncash\t3\t10\n"
+
+
+def tiny_workdir(path: Path) -> Path:
+    """A working directory running this checkout's workflow on two small spots and a small
+    sampled equity table (the release, not the equity cross-check)."""
+    path.mkdir(parents=True)
+    for name in ("Snakefile", "workflow", "config"):
+        (path / name).symlink_to(ROOT / name)
+    (path / "tiny.tsv").write_text(TINY_SPOTS)
+    (path / "tiny.yaml").write_text(yaml.safe_dump({
+        "equity": {"mode": "sampled", "samples": 100},
+        "sweep": {"spots": "tiny.tsv"},
+        "solve": {"spots": []},
+    }))
+    return path
+
+
+def run_release(workdir: Path, cores: int, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(SNAKEMAKE + ["--cores", str(cores), *extra, "release", "--configfile", "tiny.yaml"],
+                          capture_output=True, text=True, cwd=workdir, timeout=900)
+
+
+@pytest.mark.slow
+def test_release_is_byte_identical_on_1_and_2_cores_and_after_a_kill_mid_solve(tmp_path):
+    """Run A: 2 cores, uninterrupted. Run B: 1 core, killed (SIGKILL to the whole process
+    group) while the 3-handed spot is mid-solve with a saved state, then restarted. Both
+    releases, and an audit of each, must agree byte for byte."""
+    a = tiny_workdir(tmp_path / "a")
+    out = run_release(a, 2)
+    assert out.returncode == 0, out.stderr[-3000:]
+
+    b = tiny_workdir(tmp_path / "b")
+    state = b / "results/solves/cash/3max/10bb/solver_state.npz"
+    proc = subprocess.Popen(SNAKEMAKE + ["--cores", "1", "release", "--configfile", "tiny.yaml"], cwd=b,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 600
+    while not state.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert state.exists() and proc.poll() is None, "the solve finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (b / "results/solves/cash/3max/10bb/result.json").exists()
+    unlock = subprocess.run(SNAKEMAKE + ["--unlock", "release", "--configfile", "tiny.yaml"], cwd=b, capture_output=True)
+    assert unlock.returncode == 0  # a killed run leaves its lock, as after a power loss
+    out = run_release(b, 1, "--rerun-incomplete")
+    assert out.returncode == 0, out.stderr[-3000:]
+
+    sums_a, sums_b = (d / "results/SHA256SUMS" for d in (a, b))
+    assert sums_a.read_bytes() == sums_b.read_bytes()
+    assert len(sums_a.read_text().splitlines()) == 2 * 2 + 6 + 1  # charts, viewers, 6 aggregates, manifest
+    for d in (a, b):
+        audit = subprocess.run([sys.executable, "-m", "pokerlab.cli", "audit", "results/manifest.json"], cwd=d,
+                               capture_output=True, text=True)
+        assert audit.returncode == 0, audit.stdout
+    if shutil.which("sha256sum"):
+        assert subprocess.run(["sha256sum", "--quiet", "-c", "SHA256SUMS"], cwd=b / "results").returncode == 0
+    summary = pd.read_csv(b / "results/summary.csv")
+    assert list(summary["status"]) == ["shipped", "shipped"]
