@@ -15,7 +15,7 @@ from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.payoffs_icm import icm_payoffs
 from pokerlab.readout import read_out
 from pokerlab.solver import Solver
-from pokerlab.solver_icm import IcmSolver
+from pokerlab.solver_icm import IcmSolver, make_solver
 from pokerlab.spot import Spot, load_sizing
 from pokerlab.tree import build_tree, postflop_order
 from test_payoffs import random_tables
@@ -360,3 +360,9 @@ def test_readout_of_an_icm_solve_agrees_with_its_values(equity_table):
     for node in readout.nodes:
         reached = ~np.isnan(node.node_ev)
         np.testing.assert_allclose((node.strategy * node.action_ev).sum(axis=1)[reached], node.node_ev[reached], atol=1e-9)
+
+
+def test_make_solver_keeps_chip_formats_on_the_chip_solver():
+    win, tie = random_tables(cards.N_CLASSES, 2)
+    solver, info = make_solver(build_tree(Spot("mtt", 2, 10), SIZING), MODEL, win, tie)
+    assert type(solver) is Solver and info == {"model": "chip_ev", "unit": "bb"}

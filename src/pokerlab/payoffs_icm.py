@@ -21,9 +21,9 @@ Outcomes and their probabilities, all linear in the win/tie tables ``W``, ``T``
   pot), b wins (L_ab). Win, tie and loss are valued by their own stacks: never win + tie/2.
 * three-way ``allin``: the *random-duel* rule - each of the three pairs is picked with
   probability 1/3 and settles the pot as a heads-up showdown, the third seat losing its stake.
-  So "i wins alone" has probability (W_ij + W_ik)/3 and "i and j chop" T_ij/3. It is the only
-  distribution of this form whose chip shares are the pairwise mean rescaled to one,
-  (EQ_ij + EQ_ik)/3, i.e. exactly the chip-EV tier-3 rule.
+  So "i wins alone" has probability (W_ij + W_ik)/3 and "i and j chop" T_ij/3; the chip shares
+  it implies are the pairwise mean rescaled to one, (EQ_ij + EQ_ik)/3: exactly the chip-EV
+  tier-3 rule, so ICM and chip EV price the same three-way showdown.
 * ``flop`` (chips behind): every seat in puts commitment x behind more in; the pot played P' is
   won outright or chopped by the same duel rule (heads-up: one duel), and the positional edge
   moves probability onto "this seat wins P' alone": +edge for the seat acting last, -edge for
@@ -94,39 +94,45 @@ class IcmPayoffs(EndingPayoffs):
         return out
 
 
-def _outcomes(node, seats: int, base: np.ndarray, model: PostflopModel) -> list[tuple]:
+def _award(stacks: np.ndarray, shares: dict[int, float], pot: float) -> np.ndarray:
+    final = stacks.copy()
+    for seat, share in shares.items():
+        final[seat] += share * pot
+    return final
+
+
+def _outcomes(node, seats: int, start: np.ndarray, model: PostflopModel) -> list[tuple]:
     """(final table stacks, constant, pair, win coefficient, tie coefficient) of each outcome of
     an ending; the probability of an outcome is constant + win * W[pair] + tie * T[pair]."""
     players = sorted(node.players_in, key=lambda s: postflop_order(s, seats))  # first to act first
-    pot = node.pot
-    base = base - np.asarray(node.contrib)
-
-    def won(shares: dict[int, float], played: float) -> np.ndarray:
-        final = stacks.copy()
-        for s, share in shares.items():
-            final[s] += share * played
-        return final
-
-    stacks = base
+    stacks = start - np.asarray(node.contrib)  # before the pot is awarded
     if node.kind == "fold":
-        return [(won({players[0]: 1.0}, pot), 1.0, None, 0.0, 0.0)]
-    played, edges = pot, [0.0] * len(players)
+        return [(_award(stacks, {players[0]: 1.0}, node.pot), 1.0, None, 0.0, 0.0)]
+    played, edges = node.pot, [0.0] * len(players)
     if node.kind == "flop":
-        spr = node.behind / pot
+        spr = node.behind / node.pot
         extra = model.commitment(spr) * node.behind
-        stacks = base.copy()
         stacks[players] -= extra
-        played = pot + len(players) * extra
+        played += len(players) * extra
         e = model.edge(spr)
         edges = [-e, e] if len(players) == 2 else [-e, 0.0, e]
     out = []
     weight = 1.0 / (len(players) * (len(players) - 1) / 2)  # 1 heads-up, 1/3 three-way
     for a, b in combinations(players, 2):
-        out.append((won({a: 1.0}, played), 0.0, (a, b), weight, 0.0))
-        out.append((won({b: 1.0}, played), weight, (a, b), -weight, -weight))
-        out.append((won({a: 0.5, b: 0.5}, played), 0.0, (a, b), 0.0, weight))
-    out.extend((won({s: 1.0}, played), e, None, 0.0, 0.0) for s, e in zip(players, edges) if e != 0.0)
+        out.append((_award(stacks, {a: 1.0}, played), 0.0, (a, b), weight, 0.0))
+        out.append((_award(stacks, {b: 1.0}, played), weight, (a, b), -weight, -weight))
+        out.append((_award(stacks, {a: 0.5, b: 0.5}, played), 0.0, (a, b), 0.0, weight))
+    out.extend((_award(stacks, {s: 1.0}, played), e, None, 0.0, 0.0) for s, e in zip(players, edges) if e != 0.0)
     return out
+
+
+def _tier(node) -> int:
+    """Trust tier of an ending (``pokerlab.payoffs.TIERS``)."""
+    if node.kind == "fold":
+        return 1
+    if node.kind == "allin":
+        return 2 if len(node.players_in) == 2 else 3
+    return 4
 
 
 def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) -> IcmPayoffs:
@@ -174,9 +180,7 @@ def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) ->
     watching[rows, pa] = watching[rows, pb] = False
     watching[:, n] = field_size > 0
     s_row, s_seat = np.nonzero(watching)
-    tier = np.array([1 if tree.nodes[k].kind == "fold" else
-                     (2 if len(tree.nodes[k].players_in) == 2 else 3) if tree.nodes[k].kind == "allin" else 4
-                     for k in nodes], dtype=np.int64)
+    tier = np.array([_tier(tree.nodes[k]) for k in nodes], dtype=np.int64)
     return IcmPayoffs(nodes=nodes, tier=tier, const=const[:, :n], term_ending=t_end[order], term_seat=t_seat[order],
                       term_opponent=t_opp[order], term_win=t_win[order], term_tie=t_tie[order],
                       spectator_ending=pz[s_row], spectator_seat=s_seat.astype(np.int64), spectator_a=pa[s_row],
