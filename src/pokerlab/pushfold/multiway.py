@@ -1,0 +1,157 @@
+"""Monte Carlo showdown shares of every hero class against 2 or 3 opponent ranges at once.
+
+The law is the one the 169x169 table uses, extended to several hands: each opponent's class is
+drawn independently from its range (class weights, no card removal between classes), then the
+combos of all hands uniformly among the tuples that share no card, then a uniform board.
+
+One draw deals the opponents' combos (redrawn, classes kept, until they share no card) and a
+board from the other cards, and then scores *every* hero class at once: one of the class's
+combos that collide with none of those cards, picked uniformly, weighted by how many such
+combos there are. Each class's estimate is the ratio of its weighted pot shares to its summed
+weights over all draws, which is consistent for the exact joint law above; every combo of a
+class takes part (no representative-combo bias). A hero's pot share at one showdown is 1 alone on top, ``1/k``
+sharing the best hand ``k`` ways, 0 otherwise.
+
+A tuple of classes that cannot be dealt at all (three opponents holding ``AA``, ``AA`` and
+``AKs``) is redrawn: after ``COMBO_ATTEMPTS`` failed combo draws the classes are drawn again,
+which conditions the class law on the deal being possible (an effect confined to tuples whose
+combos almost always collide).
+
+Randomness: a SplitMix64 stream per call, from ``seed``; same seed, same numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerlab import cards
+from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+
+_COMBO_CARDS = cards.COMBO_CARDS.astype(np.int64)
+_COMBO_BITS = CARD_BITS[_COMBO_CARDS[:, 0]] | CARD_BITS[_COMBO_CARDS[:, 1]]
+_CLASS_COMBOS = np.full((cards.N_CLASSES, 12), -1, dtype=np.int64)
+for _k, _combos in enumerate(cards.CLASS_COMBOS):
+    _CLASS_COMBOS[_k, : _combos.size] = _combos
+_CLASS_COUNT = cards.CLASS_WEIGHTS.astype(np.int64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+COMBO_ATTEMPTS = 64
+"""Combo draws tried for one tuple of opponent classes before the classes are redrawn."""
+
+
+@njit(cache=True, inline="always")
+def _next(state):
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    state, z = _next(state)
+    return state, np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _draw_class(state, cumulative):
+    """Index i with probability cumulative[i] - cumulative[i-1] (cumulative[-1] == 1)."""
+    state, z = _next(state)
+    u = np.float64(z >> np.uint64(11)) * 2.0**-53
+    lo, hi = 0, cumulative.size - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cumulative[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return state, lo
+
+
+@njit(cache=True)
+def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_count, card_bits,
+                   popcount, highbit, straight_high, share_sum, combo_count):
+    """Add ``draws`` draws into ``share_sum``/``combo_count`` (per hero class)."""
+    n_opp = cumulative.shape[0]
+    state = np.uint64(seed)
+    opp_class = np.empty(n_opp, dtype=np.int64)
+    opp_bits = np.empty(n_opp, dtype=np.int64)
+    live_combos = np.empty(12, dtype=np.int64)
+    for _ in range(draws):
+        ok = False
+        attempts = 0
+        while not ok:
+            if attempts % COMBO_ATTEMPTS == 0:  # (re)draw the classes: some tuples cannot be dealt
+                for j in range(n_opp):
+                    state, opp_class[j] = _draw_class(state, cumulative[j])
+            attempts += 1
+            # combos given the classes, uniform among those sharing no card
+            used = np.int64(0)
+            ok = True
+            for j in range(n_opp):
+                state, i = _below(state, class_count[opp_class[j]])
+                opp_bits[j] = combo_bits[class_combos[opp_class[j], i]]
+                if used & opp_bits[j]:
+                    ok = False
+                    break
+                used |= opp_bits[j]
+        board = np.int64(0)
+        dealt = 0
+        while dealt < 5:
+            state, c = _below(state, 52)
+            bit = card_bits[c]
+            if not used & bit:
+                used |= bit
+                board |= bit
+                dealt += 1
+        best = -1
+        n_best = 0
+        for j in range(n_opp):
+            r = rank_of_packed(board | opp_bits[j], popcount, highbit, straight_high)
+            if r > best:
+                best = r
+                n_best = 1
+            elif r == best:
+                n_best += 1
+        tie_share = 1.0 / (n_best + 1)
+        for k in range(class_count.size):  # one live combo per hero class, weighted by how many are live
+            live = 0
+            for i in range(class_count[k]):
+                if not used & combo_bits[class_combos[k, i]]:
+                    live_combos[live] = class_combos[k, i]
+                    live += 1
+            if live == 0:
+                continue
+            state, i = _below(state, live)
+            combo_count[k] += live
+            r = rank_of_packed(board | combo_bits[live_combos[i]], popcount, highbit, straight_high)
+            if r > best:
+                share_sum[k] += live
+            elif r == best:
+                share_sum[k] += live * tie_share
+
+
+def multiway_shares(opponent_ranges, draws: int, seed: int) -> np.ndarray:
+    """(169,) expected pot share of each hero class against 2 or 3 opponents.
+
+    ``opponent_ranges``: (n_opp, 169) non-negative class weights (e.g. prior x strategy), each
+    row with a positive sum. ``draws``: opponent-and-board deals (every hero combo is scored on
+    each). Raises ``ValueError`` for a bad shape, an empty range or a non-positive ``draws``.
+    """
+    ranges = np.asarray(opponent_ranges, dtype=np.float64)
+    if ranges.ndim != 2 or ranges.shape[1] != cards.N_CLASSES or not 2 <= ranges.shape[0] <= 3:
+        raise ValueError(f"opponent ranges: shape {ranges.shape}, expected (2 or 3, 169)")
+    if np.any(ranges < 0) or np.any(ranges.sum(axis=1) <= 0):
+        raise ValueError("opponent ranges: weights must be >= 0 with a positive total per opponent")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
+        raise ValueError(f"draws: {draws!r} must be a positive integer")
+    cumulative = np.cumsum(ranges, axis=1)
+    cumulative /= cumulative[:, -1:]
+    cumulative[:, -1] = 1.0
+    share_sum = np.zeros(cards.N_CLASSES)
+    combo_count = np.zeros(cards.N_CLASSES)
+    _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), _COMBO_BITS, _CLASS_COMBOS,
+                   _CLASS_COUNT, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH, share_sum, combo_count)
+    with np.errstate(invalid="ignore"):
+        return share_sum / combo_count
