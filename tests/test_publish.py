@@ -96,3 +96,67 @@ def test_schema_names_the_broken_field(shipped, mutate, fragment):
 def test_chart_path():
     assert chart_path("cash", 6, 100.0) == "results/charts/cash/6max/100bb.json"
     assert chart_path("mtt", 9, 12.5) == "results/charts/mtt/9max/12.5bb.json"
+
+
+# --- pictures: heatmap, viewer, index -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chart_doc(shipped):
+    result, path = shipped
+    return json.loads(json.dumps(chart_document(result, sha256_file(path))))
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_heatmap_is_drawn_with_the_same_bytes_twice(chart_doc, tmp_path, suffix):
+    from pokerlab.charts import draw_node
+
+    a, b = draw_node(chart_doc, "F", tmp_path / f"a{suffix}"), draw_node(chart_doc, "F", tmp_path / f"b{suffix}")
+    assert a.read_bytes() == b.read_bytes() and a.stat().st_size > 10_000
+    if suffix == ".svg":
+        text = a.read_text()
+        assert "AKs" in text and "<dc:date>" not in text
+
+
+def test_heatmap_cells_split_by_frequency(chart_doc):
+    from pokerlab.charts import _cell_segments, node_frequencies
+
+    node = chart_doc["nodes"][0]
+    segments = _cell_segments(node_frequencies(node))
+    assert len(segments) == 169
+    for k, cell in enumerate(segments):
+        assert sum(w for _, w in cell) == pytest.approx(1.0)
+        order = [a for a, _ in cell]
+        assert order == [a for a in ("A", "R", "C", "F") if a in order]  # aggressive actions on the left
+
+
+def test_unknown_node_names_the_existing_ones(chart_doc, tmp_path, capsys):
+    from pokerlab.charts import find_node
+    from pokerlab.cli import main
+
+    # 3-handed: after the button folds, a small-blind fold ends the hand, so FF is no decision
+    with pytest.raises(ValueError, match=r"'FX' is not a decision node.*after 'F' are \['FA', 'FC', 'FR'\]"):
+        find_node(chart_doc, "FX")
+    path = tmp_path / "chart.json"
+    path.write_text(json.dumps(chart_doc))
+    assert main(["chart", str(path), "--node", "F", "--out", str(tmp_path / "f.png")]) == 0
+    assert "SB to act" in capsys.readouterr().out and (tmp_path / "f.png").is_file()
+    assert main(["chart", str(path), "--node", "F", "--out", str(tmp_path / "f.pdf")]) == 2
+
+
+def test_viewer_embeds_the_chart_safely(chart_doc):
+    import re
+
+    from pokerlab.viewer import index_html, viewer_html
+
+    page = viewer_html(chart_doc)
+    block = re.search(r'<script type="application/json" id="chart">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(block) == chart_doc  # the embedded document is the chart itself
+    assert "<" not in block and "src=" not in page and "http" not in page.replace("https://", "")  # nothing fetched
+    assert viewer_html(chart_doc) == page
+    rows = [{"format": "cash", "seats": 3, "depth_bb": 15.0, "status": "shipped", "exploitability_bb": 0.001,
+             "bar_bb": 0.012, "iterations": 400, "model_share": 0.2},
+            {"format": "mtt", "seats": 9, "depth_bb": 200.0, "status": "rejected", "exploitability_bb": 0.05,
+             "bar_bb": 0.021, "iterations": 3000, "model_share": 0.1}]
+    index = index_html(rows)
+    assert '<a href="cash/3max/15bb.html">' in index and "mtt/9max" not in index and "rejected" in index

@@ -36,6 +36,7 @@ from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
 from pokerlab.io import sha256_file, write_bytes_atomic, write_json_atomic
 from pokerlab.solve import result_bytes
+from pokerlab.sweep import spot_name
 
 CHART_FORMAT = "pokerlab-chart/1"
 DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "chart.schema.json"
@@ -45,12 +46,17 @@ RAISES = ("R", "A")
 
 def chart_path(fmt: str, seats: int, depth: float) -> str:
     """``results/charts/cash/6max/100bb.json`` for a spot (depth written with ``%g``)."""
-    return f"results/charts/{fmt}/{int(seats)}max/{float(depth):g}bb.json"
+    return f"results/charts/{spot_name(fmt, seats, depth)}.json"
 
 
 def _encoding_note() -> dict[str, Any]:
     return {"alphabet": encoding.ALPHABET, "missing": encoding.MISSING, "steps": encoding.STEPS,
             "decode": "value = lo + (hi - lo) * alphabet.index(ch) / steps; missing = undefined; strategy: lo=0, hi=1"}
+
+
+def _floats(values: list) -> list[float]:
+    """A result array with None (undefined) back as NaN."""
+    return [float("nan") if v is None else v for v in values]
 
 
 def _chart_node(node: dict[str, Any]) -> dict[str, Any]:
@@ -61,11 +67,11 @@ def _chart_node(node: dict[str, Any]) -> dict[str, Any]:
         "capped": node["capped"],
         "reach": node["reach"],
         "shares": node["shares"],
-        "strategy": {a: encoding.encode([float("nan") if v is None else v for v in node["strategy"][a]])
+        "strategy": {a: encoding.encode(_floats(node["strategy"][a]))
                      for a in node["actions"]},
-        "ev_bb": {a: encoding.encode_scaled([float("nan") if v is None else v for v in node["ev_bb"][a]])
+        "ev_bb": {a: encoding.encode_scaled(_floats(node["ev_bb"][a]))
                   for a in node["actions"]},
-        "arrive_with": encoding.encode_scaled([float("nan") if v is None else v for v in node["arrive_with"]], decimals=6),
+        "arrive_with": encoding.encode_scaled(_floats(node["arrive_with"]), decimals=6),
     }
 
 

@@ -10,10 +10,6 @@ rule chart:
         schema=workflow.source_path("../schemas/chart.schema.json"),
     output:
         chart="results/charts/{format}/{seats}max/{depth}bb.json",
-    wildcard_constraints:
-        format="[a-z_]+",
-        seats="[0-9]+",
-        depth="[0-9]+(\\.[0-9]+)?",
     threads: 1
     resources:
         mem_mb=2000,
@@ -28,10 +24,6 @@ rule viewer:
         chart="results/charts/{format}/{seats}max/{depth}bb.json",
     output:
         html="results/viewer/{format}/{seats}max/{depth}bb.html",
-    wildcard_constraints:
-        format="[a-z_]+",
-        seats="[0-9]+",
-        depth="[0-9]+(\\.[0-9]+)?",
     threads: 1
     resources:
         mem_mb=2000,

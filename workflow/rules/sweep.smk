@@ -10,6 +10,12 @@ validate(SPOTS, "../schemas/spots.schema.yaml")
 SPOT_NAMES = [spot_name(*row) for row in SPOTS.itertuples(index=False)]
 
 
+wildcard_constraints:
+    format="[a-z_]+",
+    seats="[0-9]+",
+    depth="[0-9]+(\\.[0-9]+)?",
+
+
 def shipped_spot_names(wildcards):
     """Spots whose solve cleared its bar, read from the summary (a checkpoint: only known after the solves ran)."""
     summary = pd.read_csv(checkpoints.summary.get().output.csv)
@@ -21,10 +27,6 @@ rule spot_outcome:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
     output:
         outcome="results/outcomes/{format}/{seats}max/{depth}bb.json",
-    wildcard_constraints:
-        format="[a-z_]+",
-        seats="[0-9]+",
-        depth="[0-9]+(\\.[0-9]+)?",
     threads: 1
     resources:
         mem_mb=1000,
