@@ -162,3 +162,34 @@ def test_table_arguments_are_accepted_and_ignored():
     expected = E.bitmask_rank(*masks, *tables)
     assert E.rank_of_packed(packed) == E.rank_of_packed(packed, *tables) == expected
     assert E.rank_from_suit_masks(*masks) == E.rank_from_suit_masks(*masks, *tables) == expected
+
+
+@njit(cache=True)
+def _count_mismatches_over_all_seven_card_hands(card_bits, popcount, highbit, straight_high):
+    hands = mismatches = 0
+    for a in range(46):
+        ma = card_bits[a]
+        for b in range(a + 1, 47):
+            mb = ma | card_bits[b]
+            for c in range(b + 1, 48):
+                mc = mb | card_bits[c]
+                for d in range(c + 1, 49):
+                    md = mc | card_bits[d]
+                    for e in range(d + 1, 50):
+                        me = md | card_bits[e]
+                        for f in range(e + 1, 51):
+                            mf = me | card_bits[f]
+                            for g in range(f + 1, 52):
+                                p = mf | card_bits[g]
+                                reference = E.bitmask_rank(p & 0x1FFF, (p >> 16) & 0x1FFF, (p >> 32) & 0x1FFF,
+                                                           p >> 48, popcount, highbit, straight_high)
+                                mismatches += E.rank_of_packed(p) != reference
+                                hands += 1
+    return hands, mismatches
+
+
+@pytest.mark.slow
+def test_fast_path_equals_reference_on_every_seven_card_hand():
+    hands, mismatches = _count_mismatches_over_all_seven_card_hands(E.CARD_BITS, E.POPCOUNT, E.HIGHBIT,
+                                                                    E.STRAIGHT_HIGH)
+    assert (hands, mismatches) == (133_784_560, 0)
