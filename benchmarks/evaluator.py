@@ -7,10 +7,12 @@ Prints evaluations per second for:
   * eval7 called from Python once per hand (``eval7.evaluate``), the way Python code uses it;
   * eval7 at C speed: its Monte Carlo loop (``py_hand_vs_range_monte_carlo``, AsAh vs KsKd),
     counted as two evaluations per deal. That loop also deals the board, so the figure
-    understates eval7's pure evaluation rate; read the last ratio as an upper bound.
+    understates eval7's pure evaluation rate; read the kernel ratio as an upper bound.
     (``py_hand_vs_range_exact`` is not used: it returns 1.0 for AA vs KK preflop, i.e. it
     does not enumerate future boards.)
-and the ratios of pokerlab to each eval7 figure.
+  * pokerlab's like-for-like loop: the same deal (AsAh vs KsKd, five board cards drawn by
+    rejection from SplitMix64) and two ``rank_of_packed`` calls per deal;
+and the ratios of pokerlab to each eval7 figure, with both loops' AA vs KK equity as a check.
 
     python benchmarks/evaluator.py [--hands 2000000]
 """
@@ -30,6 +32,7 @@ from numba import njit  # noqa: E402
 
 from pokerlab import cards as C  # noqa: E402
 from pokerlab import evaluator as E  # noqa: E402
+from pokerlab.rng import below, stream_state  # noqa: E402
 
 
 @njit(cache=True)
@@ -47,6 +50,28 @@ def _reference_kernel(packed, popcount, highbit, straight):
         p = packed[i]
         acc += E.bitmask_rank(p & 0x1FFF, (p >> 16) & 0x1FFF, (p >> 32) & 0x1FFF, p >> 48, popcount, highbit, straight)
     return acc
+
+
+@njit(cache=True)
+def _monte_carlo(hero, villain, deals, seed, card_bits):
+    """Hero's equity over ``deals`` random boards (ties count half), as eval7's loop computes it."""
+    state = stream_state(seed, 0)
+    used = hero | villain
+    score = 0
+    for _ in range(deals):
+        board = np.int64(0)
+        dealt = 0
+        while dealt < 5:
+            state, c = below(state, 52)
+            bit = card_bits[c]
+            if (used | board) & bit:
+                continue
+            board |= bit
+            dealt += 1
+        hs = E.rank_of_packed(board | hero)
+        vs = E.rank_of_packed(board | villain)
+        score += 2 if hs > vs else (1 if hs == vs else 0)
+    return score / (2 * deals)
 
 
 def best_rate(fn, n: int, repeats: int = 3) -> float:
@@ -82,6 +107,11 @@ def main() -> None:
     hero_hand, villain = eval7.HandRange("AsAh").hands[0][0], eval7.HandRange("KsKd")
     deals = 2_000_000
     eval7_c = best_rate(lambda: eval7.py_hand_vs_range_monte_carlo(hero_hand, villain, [], deals), 2 * deals)
+    eval7_equity = eval7.py_hand_vs_range_monte_carlo(hero_hand, villain, [], deals)
+    hero_bits, villain_bits = (int(np.bitwise_or.reduce(E.CARD_BITS[C.parse_cards(h)])) for h in ("AsAh", "KsKd"))
+    _monte_carlo(hero_bits, villain_bits, 10, 1, E.CARD_BITS)
+    ours_mc = best_rate(lambda: _monte_carlo(hero_bits, villain_bits, deals, 1, E.CARD_BITS), 2 * deals)
+    ours_equity = _monte_carlo(hero_bits, villain_bits, deals, 1, E.CARD_BITS)
 
     print(f"numba threads: {numba.get_num_threads()} (one core)")
     print(f"pokerlab evaluate_batch        {ours_batch / 1e6:8.2f} M evals/s")
@@ -89,8 +119,11 @@ def main() -> None:
     print(f"pokerlab bitmask reference     {reference_kernel / 1e6:8.2f} M evals/s")
     print(f"eval7.evaluate from Python     {eval7_python / 1e6:8.2f} M evals/s")
     print(f"eval7 C Monte Carlo loop       {eval7_c / 1e6:8.2f} M evals/s (incl. dealing)")
+    print(f"pokerlab Monte Carlo loop      {ours_mc / 1e6:8.2f} M evals/s (incl. dealing)")
     print(f"ratio batch / eval7 Python     {ours_batch / eval7_python:8.1f}x")
     print(f"ratio kernel / eval7 C loop    {ours_kernel / eval7_c:8.2f}x (upper bound)")
+    print(f"ratio MC loop / eval7 C loop   {ours_mc / eval7_c:8.2f}x (like for like)")
+    print(f"AsAh vs KsKd equity: eval7 {eval7_equity:.4f}, pokerlab {ours_equity:.4f} ({deals:,} deals each)")
 
 
 if __name__ == "__main__":
