@@ -226,9 +226,10 @@ def test_suit_isomorphism_changes_nothing_but_the_work():
     # clubs and diamonds are interchangeable on this board and in these ranges
     spot = reference_spot("QsJh2h8s", 1.0)
     with_iso, without = PostflopSolver(spot), PostflopSolver(spot, isomorphism=False)
-    iso_card = with_iso._G[16]
+    iso_card = with_iso.iso_card
     assert iso_card[0, parse_cards("7d")[0]] == parse_cards("7c")[0]
     assert (iso_card[0] == np.arange(52)).sum() == 52 - 13
+    assert with_iso.memory_bytes < 0.8 * without.memory_bytes  # only representatives are stored
     for solver in (with_iso, without):
         solver.run(30)
     a, b = with_iso.result(), without.result()
@@ -243,7 +244,7 @@ def test_no_isomorphism_when_a_range_breaks_the_symmetry():
     oop = spot.oop_range.copy()
     oop[parse_combo("AcQc")] = 0.3  # its club/diamond image AdQd keeps weight 1
     lopsided = PostflopSpot(spot.pot, spot.stack, spot.board, oop, spot.ip_range, spot.bet_tree)
-    assert (PostflopSolver(lopsided)._G[16] == np.arange(52)).all()
+    assert (PostflopSolver(lopsided).iso_card == np.arange(52)).all()
 
 
 # --- bad input ----------------------------------------------------------------------------

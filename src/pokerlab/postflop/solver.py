@@ -87,7 +87,7 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
     for an unordered pair of cards among the 45 unseen (a board's tables hold only the hands
     that do not collide with it).
     """
-    root_mask, same, tables, n_valid, board_index = G[7], G[12], G[13], G[14], G[15]
+    root_mask, same, tables, n_valid, board_index = G[7], G[11], G[12], G[13], G[14]
     same_t = same[trav]
     tab_t, tab_o, nv_t, nv_o = tables[trav], tables[1 - trav], n_valid[trav], n_valid[1 - trav]
     if blen == 5:
@@ -129,7 +129,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     BEST_RESPONSE (``trav`` maximises, opponent on its average) or EVALUATE (both on their
     averages); ``qty`` chooses the terminal quantity (VALUE, FINAL_POT, SHOWDOWN_PROB).
     """
-    (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, deck_pos, n_deck,
+    (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm) = G
     opp = 1 - trav
     cards_t, cards_o = cards[trav], cards[opp]
@@ -192,12 +192,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
             if k == DECISION:
                 player = actor[node]
                 n_act = n_children[node]
-                if d1 < 0:
-                    path = 0
-                elif d2 < 0:
-                    path = deck_pos[d1]
-                else:
-                    path = deck_pos[d1] * n_deck + deck_pos[d2]
+                path = slot[d1 + 1, d2 + 1]
                 n_p = n_t if player == trav else n_o
                 base = offset[node] + path * n_act * n_p
                 f_base[sp] = base
@@ -363,6 +358,26 @@ def suit_isomorphism(board: tuple[int, ...], hands: tuple[np.ndarray, ...], weig
     return iso_card, iso_id, (perm[0], perm[1])
 
 
+def _outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """Storage slot of each chance outcome the walk visits: ``slot[d1 + 1, d2 + 1]`` for the
+    dealt cards ``d1``, ``d2`` (-1: not dealt), -1 for suit-isomorphic outcomes never walked;
+    and the number of slots per number of dealt cards (0, 1, 2)."""
+    slot = np.full((53, 53), -1, np.int64)
+    slot[0, 0] = 0
+    counts = [1, 0, 0]
+    deck = [c for c in range(52) if c not in board]
+    for d1 in deck if len(board) < 5 else []:
+        if iso_card[0, d1] != d1:
+            continue
+        slot[d1 + 1, 0] = counts[1]
+        counts[1] += 1
+        for d2 in deck if len(board) < 4 else []:
+            if d2 != d1 and iso_card[d1 + 1, d2] == d2:
+                slot[d1 + 1, d2 + 1] = counts[2]
+                counts[2] += 1
+    return slot, counts
+
+
 class PostflopSolver:
     """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
 
@@ -381,16 +396,15 @@ class PostflopSolver:
         tables = [board_tables(boards, c) for c in cards]
         root_mask = np.zeros(52, dtype=np.bool_)
         root_mask[list(spot.board)] = True
-        deck = np.flatnonzero(~root_mask)
-        deck_pos = np.full(52, -1, np.int64)
-        deck_pos[deck] = np.arange(deck.size)
+        iso = suit_isomorphism(spot.board, self.hands, self.weights, isomorphism)
+        slot, outcomes_by_dealt = _outcome_slots(spot.board, iso[0])
         tree = self.tree
         offsets = np.zeros(tree.n_nodes, np.int64)
         sizes = [0, 0]
         root_len = len(spot.board)
         for node in tree.decision_nodes():
             player = int(tree.actor[node])
-            outcomes = deck.size ** (int(tree.board_len[node]) - root_len)
+            outcomes = outcomes_by_dealt[int(tree.board_len[node]) - root_len]
             offsets[node] = sizes[player]
             sizes[player] += int(tree.n_children[node]) * self.hands[player].size * outcomes
         table_bytes = sum(t.nbytes + v.nbytes for t, v in tables)
@@ -403,9 +417,8 @@ class PostflopSolver:
             )
         self._G = (
             tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
-            root_mask, deck_pos, int(deck.size), float(spot.pot), cards, same,
-            tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index,
-            *suit_isomorphism(spot.board, self.hands, self.weights, isomorphism),
+            root_mask, slot, float(spot.pot), cards, same,
+            tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index, *iso,
         )
         self._R = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._S = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
@@ -415,9 +428,14 @@ class PostflopSolver:
         self._compat = tuple(self._compatible(p) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
 
+    @property
+    def iso_card(self) -> np.ndarray:
+        """(53, 52) representative card of each deal (see :func:`suit_isomorphism`)."""
+        return self._G[15]
+
     def _compatible(self, player: int) -> np.ndarray:
         out = np.empty(self.weights[player].size)
-        cards, same = self._G[11], self._G[12]
+        cards, same = self._G[10], self._G[11]
         compatible_mass(self.weights[1 - player], cards[player], cards[1 - player], same[player], out)
         return out
 
@@ -475,10 +493,10 @@ class PostflopSolver:
 
     def _block(self, table, node: int, dealt: tuple[int, ...]) -> np.ndarray:
         """View of ``table``'s (actions x hands) block of decision ``node`` after ``dealt`` cards."""
-        deck_pos, n_deck, offsets = self._G[8], self._G[9], self._G[6]
-        path = 0
-        for card in dealt:
-            path = path * n_deck + int(deck_pos[card])
+        offsets, slot = self._G[6], self._G[8]
+        path = int(slot[dealt[0] + 1 if dealt else 0, dealt[1] + 1 if len(dealt) > 1 else 0])
+        if path < 0:
+            raise ValueError(f"no strategy is stored after {dealt}: a suit-isomorphic deal stands for it")
         player = int(self.tree.actor[node])
         n_act, n_p = int(self.tree.n_children[node]), self.hands[player].size
         base = int(offsets[node]) + path * n_act * n_p
