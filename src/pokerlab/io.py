@@ -14,6 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
@@ -25,6 +28,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~_UMASK)  # mkstemp creates 0600; published files follow the umask
         os.replace(tmp_path, dest)
     finally:
         if tmp_path.exists():
