@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pokerlab.cards import COMBO_CARDS, COMBO_IDS, parse_cards, parse_combo
-from pokerlab.evaluator import evaluate
+from pokerlab.evaluator import evaluate, evaluate_batch
 from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.showdown import board_tables, showdown_accumulate
 from pokerlab.postflop.solver import PostflopSolver, solve_spot
@@ -127,20 +127,24 @@ def test_showdown_sweep_equals_pairwise_loop_with_card_removal():
 
 
 def brute_force_equity(board: tuple[int, ...], hand: int, opp_weights: np.ndarray) -> float:
-    """Equity share of ``hand`` against weighted combos, every run-out equally likely (loops)."""
+    """Equity share of ``hand`` against weighted combos: every (opponent, run-out) listed, each
+    run-out equally likely, hands valued by the evaluator's batch entry point."""
     mine = list(COMBO_CARDS[hand])
-    num = den = 0.0
+    rows_mine, rows_theirs, weights = [], [], []
     for o in np.flatnonzero(opp_weights):
         theirs = list(COMBO_CARDS[o])
         if set(theirs) & (set(mine) | set(board)):
             continue
         deck = [c for c in range(52) if c not in set(board) | set(mine) | set(theirs)]
-        for run in itertools.combinations(deck, 5 - len(board)):
+        runs = list(itertools.combinations(deck, 5 - len(board)))
+        for run in runs:
             full = list(board) + list(run)
-            a, b = evaluate(full + mine), evaluate(full + theirs)
-            num += opp_weights[o] * (1.0 if a > b else 0.5 if a == b else 0.0)
-            den += opp_weights[o]
-    return num / den
+            rows_mine.append(full + mine)
+            rows_theirs.append(full + theirs)
+            weights.append(opp_weights[o] / len(runs))
+    a, b = evaluate_batch(np.array(rows_mine)), evaluate_batch(np.array(rows_theirs))
+    share = np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
+    return float(np.dot(weights, share) / np.sum(weights))
 
 
 def test_control_run_returns_exact_equity_share():
@@ -160,6 +164,26 @@ def test_control_run_returns_exact_equity_share():
         assert got == pytest.approx(brute_force_equity(spot.board, parse_combo(cid), spot.ip_range), abs=1e-12)
     got = result.players["ip"].combos["AhKh"]["equity"]
     assert got == pytest.approx(brute_force_equity(spot.board, parse_combo("AhKh"), spot.oop_range), abs=1e-12)
+
+
+def test_flop_control_run_walks_turn_and_river_with_true_probabilities():
+    spot = reference_spot("QsJh2h", 1.0).without_stacks()
+    expected = {cid: brute_force_equity(spot.board, parse_combo(cid), spot.ip_range) for cid in ("QhQc", "9s9h")}
+    for isomorphism in (True, False):
+        result = solve_spot(spot, target_pct_pot=0.0, max_iterations=1, isomorphism=isomorphism)
+        for cid, equity in expected.items():
+            combo = result.players["oop"].combos[cid]
+            assert combo["equity"] == pytest.approx(equity, abs=1e-12)
+            assert combo["ev"] == pytest.approx(100.0 * equity, abs=1e-9)  # through both chance nodes
+
+
+@pytest.mark.slow
+def test_flop_solve_converges_and_conserves_chips():
+    solver = PostflopSolver(reference_spot("QsJh2h", 1.0))
+    pct = solver.solve(target_pct_pot=0.5, max_iterations=400)
+    assert pct <= 0.5
+    result = solver.result()
+    assert result.players["oop"].range_ev + result.players["ip"].range_ev == pytest.approx(100.0, abs=1e-9)
 
 
 def test_always_win_spot():

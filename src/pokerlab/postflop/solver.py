@@ -11,17 +11,20 @@ Algorithm
 
 Walk
     One depth-first Numba walk (``_walk``, with an explicit stack) over the template tree
-    serves training, best response and read-out. It carries the opponent's reach (a vector over its combos) and the
-    traverser's own reach down, and returns the traverser's counterfactual values: for hand
-    ``h``, the sum over opponent combos ``o`` sharing no card with ``h`` (or the board) of
-    ``reach(o) x P(chance) x payoff``. A chance node deals each card not on the board; for a
-    fixed pair of hands every card unseen by both is equally likely, so each deal has
-    probability ``1 / (52 - board cards - 4)`` and hands holding the dealt card drop out.
-    Suit isomorphism: when a suit permutation maps the board and both ranges onto themselves,
-    only one card per class is walked and the others take its values with the hands permuted
-    (see :func:`suit_isomorphism`; two-tone flops deal 36 turns instead of 49).
-    Boards are run out the same way after an all-in. Showdowns use the sorted sweep of
-    :mod:`pokerlab.postflop.showdown`.
+    serves training, best response and read-out. It carries the opponent's reach (a vector
+    over its combos) and the traverser's own reach down, and returns the traverser's
+    counterfactual values: for hand ``h``, the sum over opponent combos ``o`` sharing no card
+    with ``h`` (or the board) of ``reach(o) x P(chance) x payoff``. A chance node deals each
+    card not on the board; for a fixed pair of hands every card unseen by both is equally
+    likely, so each deal has probability ``1 / (52 - board cards - 4)`` and hands holding the
+    dealt card drop out. Boards are run out the same way after an all-in. Showdowns use the
+    sorted sweep of :mod:`pokerlab.postflop.showdown`.
+
+Suit isomorphism
+    When a suit permutation maps the board and both ranges onto themselves, a chance node
+    walks one card per class and gives the others its values with the hands permuted (see
+    :func:`suit_isomorphism`: a two-tone flop deals 36 turns instead of 49). The results are
+    those of the full walk; ``isomorphism=False`` switches it off.
 
 Values
     "Share" values: what a player ends the hand with minus what it put in since the root, so
@@ -38,8 +41,8 @@ Numerics
 
 Memory
     Regrets and strategy sums are float32, stored per decision node once per chance outcome
-    leading to it; ``PostflopSolver.memory_bytes`` states the total and construction refuses a
-    tree above ``max_memory_mb``.
+    the walk visits (isomorphic deals share their representative's); ``memory_bytes`` states
+    the total with the showdown tables, and construction refuses a tree above ``max_memory_mb``.
 """
 
 from __future__ import annotations
@@ -558,8 +561,9 @@ def solve_spot(
     check_every: int = 10,
     progress: Callable[[int, float], None] | None = None,
     max_memory_mb: float = 4096.0,
+    isomorphism: bool = True,
 ) -> PostflopResult:
     """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out."""
-    solver = PostflopSolver(spot, max_memory_mb=max_memory_mb)
+    solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
     solver.solve(target_pct_pot, max_iterations, check_every, progress)
     return solver.result()
