@@ -3,7 +3,7 @@
 Prints evaluations per second for:
   * pokerlab, batch API (``evaluate_batch`` on an (n, 7) card array, one thread);
   * pokerlab, inner kernel on pre-packed masks (what the equity sampler and sweeps call):
-    the fast path ``rank_of_packed`` and the reference ``bitmask_rank`` it is built from;
+    the fast path ``rank_of_packed`` and the reference ``bitmask_rank_of_packed`` it is built from;
   * eval7 called from Python once per hand (``eval7.evaluate``), the way Python code uses it;
   * eval7 at C speed: its Monte Carlo loop (``py_hand_vs_range_monte_carlo``, AsAh vs KsKd),
     counted as two evaluations per deal. That loop also deals the board, so the figure
@@ -47,8 +47,7 @@ def _packed_kernel(packed):
 def _reference_kernel(packed, popcount, highbit, straight):
     acc = 0
     for i in range(packed.size):
-        p = packed[i]
-        acc += E.bitmask_rank(p & 0x1FFF, (p >> 16) & 0x1FFF, (p >> 32) & 0x1FFF, p >> 48, popcount, highbit, straight)
+        acc += E.bitmask_rank_of_packed(packed[i], popcount, highbit, straight)
     return acc
 
 

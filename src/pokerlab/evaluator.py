@@ -125,6 +125,13 @@ def bitmask_rank(s0: int, s1: int, s2: int, s3: int, popcount, highbit, straight
     return (HIGH_CARD << CATEGORY_SHIFT) | _keep_top(ranks, 5, popcount)
 
 
+@njit(cache=True, inline="always")
+def bitmask_rank_of_packed(packed: int, popcount, highbit, straight_high) -> int:
+    """``bitmask_rank`` of a packed mask (an OR of ``CARD_BITS``): the reference for ``rank_of_packed``."""
+    return bitmask_rank(packed & 0x1FFF, (packed >> 16) & 0x1FFF, (packed >> 32) & 0x1FFF, (packed >> 48) & 0x1FFF,
+                        popcount, highbit, straight_high)
+
+
 # ---------------------------------------------------------------------------------------------
 # Fast path tables
 
