@@ -1,5 +1,7 @@
 # Two entry points, each doing all set-up on a fresh machine:
-#   make run    # the main job on the default config (snakemake --cores all all)
+#   make run    # the main job on the default config: the whole 512-spot sweep and its release
+#               # (snakemake --cores all --keep-going --rerun-incomplete all; rerun to resume)
+#   make quick  # the same chain on six small spots (config/quick.yaml), a few minutes
 #   make test   # the test suite
 # The virtualenv is (re)built whenever pyproject.toml changes.
 
@@ -10,7 +12,7 @@ STAMP := $(VENV)/.installed
 CORES ?= all
 PYTEST_ARGS ?=
 
-.PHONY: run test bench clean-venv
+.PHONY: run quick test bench clean-venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +21,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) all
+	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete all
+
+quick: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete release --configfile config/quick.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,115 @@
+"""Estimate the wall time of the 512-spot sweep from a few measured spots.
+
+    .venv/bin/python benchmarks/sweep_estimate.py
+    .venv/bin/python benchmarks/sweep_estimate.py --measure cash/2max/100bb cash/6max/100bb --iterations 20
+
+For each measured spot it times CFR+ iterations and one exact exploitability measurement
+(tree building and compilation excluded) and expresses both per unit of work = tree nodes x
+seats (every seat keeps its own view of the tree). Seconds per iteration and per measurement
+are fitted as power laws of the units (least squares in log-log: small trees pay a fixed cost
+per iteration, so the cost is not proportional to size). Every spot of the sweep is then
+predicted from its own tree size: job overhead (interpreter, imports, table load, tree) +
+iterations x seconds per iteration + measurements x seconds per measurement. Two cases:
+every spot ships at its first checkpoint (400 iterations, one measurement) and every spot needs
+the whole schedule (3,000 iterations, three measurements). The ICM formats are costed as the
+mtt tree (same tree, same ante) - their payoffs may cost more.
+
+Wall time on C cores is at least (total CPU seconds) / C and at least the longest single spot.
+Figures depend on the machine and its load: say which when quoting them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+DEFAULT_MEASURE = ["cash/2max/100bb", "cash/3max/40bb", "cash/4max/100bb", "cash/6max/20bb", "cash/6max/100bb",
+                   "mtt/6max/40bb", "cash/9max/20bb", "cash/9max/100bb", "cash/9max/200bb"]
+SCHEDULE = (400, 1200, 3000)
+
+
+def _spot(name: str):
+    from pokerlab.spot import Spot
+
+    fmt, seats, depth = name.split("/")
+    return Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
+
+
+def _units(tree, seats: int) -> int:
+    return tree.counts()["nodes"] * seats
+
+
+def measure(name: str, iterations: int, win, tie) -> dict:
+    from pokerlab import cards
+    from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+    from pokerlab.solver import Solver
+    from pokerlab.spot import load_sizing
+    from pokerlab.tree import build_tree
+
+    spot = _spot(name)
+    tree = build_tree(spot, load_sizing())
+    solver = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), win, tie, cards.CLASS_PRIOR)
+    solver.iterate(2)  # compile
+    solver.exploitability()
+    start = time.perf_counter()
+    solver.iterate(iterations)
+    per_iteration = (time.perf_counter() - start) / iterations
+    start = time.perf_counter()
+    solver.exploitability()
+    per_measure = time.perf_counter() - start
+    units = _units(tree, spot.seats)
+    return {"spot": name, "units": units, "s_it": per_iteration, "s_measure": per_measure}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--measure", nargs="*", default=DEFAULT_MEASURE, help="spots to time, format/NNmax/DEPTHbb")
+    parser.add_argument("--iterations", type=int, default=20, help="iterations timed per measured spot")
+    parser.add_argument("--overhead", type=float, default=12.0,
+                        help="seconds per solve job outside the solve (measured on the quick run: 11-19 s)")
+    args = parser.parse_args()
+
+    from pokerlab.equity import sampled_equity_table
+    from pokerlab.spot import load_sizing
+    from pokerlab.sweep import full_sweep
+    from pokerlab.tree import build_tree
+
+    table = sampled_equity_table(samples=200, seed=7)  # speed does not depend on the table's values
+    rows = [measure(name, args.iterations, table.win, table.tie) for name in args.measure]
+    print("machine shared with other work; seconds are wall time")
+    print(f"{'spot':<18}{'units':>10}{'ms/it':>9}{'ms/measure':>12}{'ns/unit/it':>12}")
+    for r in rows:
+        print(f"{r['spot']:<18}{r['units']:>10}{r['s_it'] * 1e3:>9.1f}{r['s_measure'] * 1e3:>12.1f}"
+              f"{r['s_it'] / r['units'] * 1e9:>12.1f}")
+    log_units = np.log([r["units"] for r in rows])
+    fit_it = np.polyfit(log_units, np.log([r["s_it"] for r in rows]), 1)
+    fit_measure = np.polyfit(log_units, np.log([r["s_measure"] for r in rows]), 1)
+    print(f"fit: s/iteration = {np.exp(fit_it[1]):.3g} * units^{fit_it[0]:.2f}; "
+          f"s/measurement = {np.exp(fit_measure[1]):.3g} * units^{fit_measure[0]:.2f}")
+
+    sizing = load_sizing()
+    sweep = full_sweep()
+    units = {}
+    start = time.perf_counter()
+    for fmt, seats, depth in sweep.itertuples(index=False):
+        key = ("cash" if fmt == "cash" else "mtt", seats, depth)
+        if key not in units:
+            units[key] = _units(build_tree(_spot(f"{key[0]}/{seats}max/{depth}bb"), sizing), seats)
+    print(f"built {len(units)} distinct trees in {time.perf_counter() - start:.1f} s")
+    spot_units = np.array([units[("cash" if f == "cash" else "mtt", n, d)] for f, n, d in sweep.itertuples(index=False)])
+    for label, iterations, measurements in (("every spot ships at 400", SCHEDULE[0], 1),
+                                            ("every spot runs to 3000", SCHEDULE[-1], len(SCHEDULE))):
+        seconds = (args.overhead + iterations * np.exp(np.polyval(fit_it, np.log(spot_units)))
+                   + measurements * np.exp(np.polyval(fit_measure, np.log(spot_units))))
+        total = seconds.sum()
+        longest = seconds.max()
+        print(f"{label}: {total / 3600:.1f} CPU-hours for {len(seconds)} spots; longest spot {longest / 60:.1f} min; "
+              f"2 cores >= {max(total / 2, longest) / 3600:.1f} h; 32 cores >= {max(total / 32, longest) / 3600:.2f} h")
+    by_seats = {n: int(np.mean([units[("cash", n, d)] for d in sweep["depth"].unique()])) for n in range(2, 10)}
+    print("mean units per cash spot by table size:", by_seats)
+
+
+if __name__ == "__main__":
+    main()
