@@ -1,4 +1,4 @@
-"""CFR+ with ICM payoffs: the chip solver plus the value of the seats that folded.
+"""CFR+ with ICM payoffs: the chip solver plus the value of seats outside a showdown.
 
 Under chip EV a seat that folds has lost exactly what it put in, whatever happens next, so
 :class:`pokerlab.solver.Solver` makes the node after a fold a leaf worth
@@ -10,9 +10,11 @@ of each fold leaf ``f`` of seat ``s`` by the exact sum over the endings ``z`` be
     V_s(f) = sum_z [ const[z, s] * prod_{k != s} R_k(z)
                      + sum_{spectator terms (a, b)} coef * <q_a(z), TABLE q_b(z)> * prod_{k != s, a, b} R_k(z) ]
 
-(a scalar per leaf: the folded seat's class no longer matters). ``TABLE q_b(z)`` is the
-column the chip solver already keeps for seat ``b``'s reach at ``z``, so each spectator
-term costs one dot product of length m per seat update.
+(a scalar per leaf: the folded seat's class no longer matters). The same spectator terms
+reach a seat still in a three-way pot while one duel of the other two is played out (its
+bust place depends on it); they are added to its row of the ending. ``TABLE q_b(z)`` is the
+column the chip solver already keeps for seat ``b``'s reach at ``z`` (shared with the payoff
+term ``(a, z, b)``), so each spectator term costs one dot product of length m per seat update.
 """
 
 from __future__ import annotations
@@ -45,11 +47,9 @@ class IcmSolver(Solver):
             coefs = [p.spectator_win]  # one equity table W + T/2
         else:
             raise ValueError("spectator terms weight ties apart from wins, but the solver kept one table")
-        source = np.zeros((self.n_seats, n_nodes), dtype=np.int64)  # each seat's last own action on the path
-        for h in range(1, n_nodes):  # set-up only
-            source[:, h] = source[:, tree.parent[h]]
-            source[tree.parent_actor[h], h] = h
-        column_keys = self.column_seat * n_nodes + self.column_node
+        # the table column of seat b at ending z is the one the chip solver made for the term (a, z, b)
+        n, n_endings = self.n_seats, p.nodes.size
+        term_keys = (p.term_seat * n_endings + p.term_ending) * n + p.term_opponent  # sorted, as the terms are
         ending_row = np.full(n_nodes, -1)
         ending_row[p.nodes] = np.arange(p.nodes.size)
         self._parts = []
@@ -65,10 +65,11 @@ class IcmSolver(Solver):
             sel = np.flatnonzero(p.spectator_seat == seat)
             node = p.nodes[p.spectator_ending[sel]]
             a, b = p.spectator_a[sel], p.spectator_b[sel]
-            keys = b * n_nodes + source[b, node]
-            column = np.searchsorted(column_keys, keys)
-            if not np.array_equal(column_keys[np.minimum(column, column_keys.size - 1)], keys):
-                raise ValueError("a spectator pair has no table column (its seats must also have terms at the ending)")
+            keys = (a * n_endings + p.spectator_ending[sel]) * n + b
+            term = np.minimum(np.searchsorted(term_keys, keys), term_keys.size - 1)
+            if not np.array_equal(term_keys[term], keys):
+                raise ValueError("a spectator pair (a, b) has no payoff term (a, z, b) to share its table column")
+            column = self._term_column[term]
             # a spectator term lands on the seat's row of the ending if it is in the hand (the third
             # seat of a three-way pot watching one duel), else on the fold leaf above the ending
             in_hand = tree.in_hand[node, seat]
