@@ -9,6 +9,7 @@ exploitability reached, solver state in MiB and the process's peak RSS in MiB.
     .venv/bin/python benchmarks/postflop.py                 # river, turn, flop to 0.05% pot
     .venv/bin/python benchmarks/postflop.py --cases river turn --target 0.05
     .venv/bin/python benchmarks/postflop.py --cases flop --max-iterations 100
+    .venv/bin/python benchmarks/postflop.py --cases wide --target 0.5   # BTN vs BB, ~500 combos each
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ import sys
 IP_RANGE = "AA,KK,QQ,JJ,AK,AQs,KQ,QJs,JTs,T9s,98s,A5s"
 OOP_RANGE = "QQ:0.5,JJ,TT,99,88,AQ,AJs,KQs,KJs,QTs,JTs,T9s,87s,76s"
 CASES = {"river": ("QsJh2h8d3c", 0.67), "turn": ("QsJh2h8d", 1.0), "flop": ("QsJh2h", 1.0)}
+# "wide": a single-raised pot, BTN open (~500 combos) vs BB call (~490), 100bb deep,
+# one bet size (50%) and all-in per street, no raise sizes (all-in only); its target is 0.5%.
+WIDE_BTN = "22+,A2s+,K2s+,Q4s+,J6s+,T6s+,96s+,85s+,75s+,64s+,54s,A5o+,K9o+,Q9o+,J9o+,T9o"
+WIDE_BB = "22-99,A2s-AJs,K2s-KJs,Q5s+,J7s+,T7s+,97s+,86s+,75s+,64s+,53s+,A2o-AJo,K8o+,Q9o+,J9o+,T9o,98o"
 
 
 def run_case(name: str, target: float, max_iterations: int, check_every: int) -> dict:
@@ -30,9 +35,13 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int) ->
     from pokerlab.postflop.solver import PostflopSolver
     from pokerlab.ranges import Range
 
-    board, threshold = CASES[name]
-    spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
-                        Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
+    if name == "wide":
+        spot = PostflopSpot(5.5, 97.5, tuple(parse_cards("QsJh2h")), Range.parse(WIDE_BB).weights,
+                            Range.parse(WIDE_BTN).weights, BetTree.uniform((50,), (), True))
+    else:
+        board, threshold = CASES[name]
+        spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
+                            Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
     warm = PostflopSolver(PostflopSpot(100.0, 200.0, tuple(parse_cards("QsJh2h8d3c")), spot.oop_range,
                                        spot.ip_range, BetTree.uniform((50,), (100,), True)))
     warm.solve(1.0, 20, 10)  # compile / load the Numba code outside the timing
@@ -50,7 +59,7 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=["river", "turn", "flop"])
+    parser.add_argument("--cases", nargs="+", choices=sorted(CASES) + ["wide"], default=["river", "turn", "flop"])
     parser.add_argument("--target", type=float, default=0.05, help="exploitability target, %% of pot")
     parser.add_argument("--max-iterations", type=int, default=3000)
     parser.add_argument("--check-every", type=int, default=10)
