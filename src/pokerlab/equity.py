@@ -34,7 +34,7 @@ from numba import get_num_threads, njit, prange
 
 from pokerlab import cards as C
 from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
-from pokerlab.rng import below, stream_state
+from pokerlab.rng import below_pair, stream_state
 
 PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASSES))
 N_CLASS_PAIRS = PAIR_HERO.size  # 14,365
@@ -182,8 +182,7 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
     nb = class_count[villain_class]
     for _ in range(samples):
         while True:
-            state, i = below(state, na)
-            state, j = below(state, nb)
+            state, i, j = below_pair(state, na, nb)
             h0 = class_cards[hero_class, i, 0]
             h1 = class_cards[hero_class, i, 1]
             v0 = class_cards[villain_class, j, 0]
@@ -196,13 +195,13 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
         board = np.int64(0)
         dealt = 0
         while dealt < 5:
-            state, c = below(state, 52)
-            bit = card_bits[c]
-            if used & bit:
-                continue
-            used |= bit
-            board |= bit
-            dealt += 1
+            state, c, d = below_pair(state, 52, 52)
+            for card in (c, d):  # two candidates per draw; the surplus one is dropped
+                bit = card_bits[card]
+                if dealt < 5 and not used & bit:
+                    used |= bit
+                    board |= bit
+                    dealt += 1
         hs = rank_of_packed(board | hero, popcount, highbit, straight)
         vs = rank_of_packed(board | villain, popcount, highbit, straight)
         if hs > vs:

@@ -49,6 +49,18 @@ def below(state, n):
 
 
 @njit(cache=True, inline="always")
+def below_pair(state, n, m):
+    """Advance the state once; return (state, an integer in [0, n), an integer in [0, m)).
+
+    The high and low 32 bits of one draw serve the two integers (both below 2^32).
+    """
+    state, z = next_u64(state)
+    high = np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    low = np.int64(((z & np.uint64(0xFFFFFFFF)) * np.uint64(m)) >> np.uint64(32))
+    return state, high, low
+
+
+@njit(cache=True, inline="always")
 def stream_state(seed, stream):
     """Starting state of stream ``stream`` (>= 0) of root seed ``seed`` (both < 2^64)."""
     root = mix64(np.uint64(seed) + GOLDEN)
