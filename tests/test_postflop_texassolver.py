@@ -39,6 +39,14 @@ def test_turn_input_keeps_texassolver_donk_rule():
     assert lines[("CHECK", "BET 50", "CALL", "DEAL", "CHECK")] == ["CHECK", "BET 100", "BET 150"]
 
 
+def test_texassolver_sizes_are_whole_chips():
+    text = (DATA / "river_input.txt").read_text().replace("set_pot 100", "set_pot 55")
+    tree = build_tree(parse_texassolver_input(text).spot)
+    assert tree.actions(0) == ["CHECK", "BET 28", "BET 200"]  # 50% of 55 = 27.5 -> 28
+    lines = {tuple(tree.line(n)): tree.actions(n) for n in tree.decision_nodes()}
+    assert lines[("BET 28",)] == ["FOLD", "CALL", "RAISE 200"]
+
+
 def test_texassolver_combo_keys_are_pokerlab_combo_ids():
     dump = json.loads((DATA / "texassolver_river_dump.json").read_text())
     keys = list(dump["strategy"]["strategy"])

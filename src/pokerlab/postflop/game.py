@@ -21,6 +21,8 @@ Bet sizing (per street and player, as in TexasSolver's input language)
       rule, which drops such a bet and keeps the all-in it always offers).
     * ``raise_cap``: the number of raises (all-ins included) allowed after a street's opening
       bet (TexasSolver's ``set_raise_limit`` counts the bet too: its default 4 is a cap of 3).
+    * ``whole_chips``: round the pot fraction of every sized bet or raise to the nearest chip
+      (TexasSolver's trees); otherwise amounts are exact.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class BetTree:
     streets: tuple[tuple[StreetActions, StreetActions], ...]
     allin_threshold: float = 1.0
     raise_cap: int = 3
+    whole_chips: bool = False  # round each size's pot fraction to whole chips, as TexasSolver does
 
     def __post_init__(self) -> None:
         if len(self.streets) != 3 or any(len(s) != 2 for s in self.streets):

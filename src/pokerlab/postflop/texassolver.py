@@ -12,6 +12,7 @@ and the solve, with TexasSolver's meanings:
 * ``set_bet_sizes <oop|ip>,<flop|turn|river>,<bet|raise|donk>,s1,s2...`` sizes in % of the
   pot; ``...,allin`` enables the all-in. Like TexasSolver, a street with no ``donk`` sizes
   lets OOP open only with the all-in after it called IP's bet on the previous street.
+* Sizes are rounded to whole chips (``BetTree.whole_chips``), as TexasSolver's tree does.
 * ``set_allin_threshold`` (default 0.67): see :class:`~pokerlab.postflop.game.BetTree`.
   ``set_raise_limit`` (default 4) counts the opening bet, so it is a raise cap one lower.
 * ``set_accuracy`` (target exploitability, % of the pot) and ``set_max_iteration``.
@@ -125,7 +126,8 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
         board=board,
         oop_range=Range.parse(ranges["oop"]).weights,
         ip_range=Range.parse(ranges["ip"]).weights,
-        bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=max(raise_limit - 1, 0)),
+        bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=max(raise_limit - 1, 0),
+                         whole_chips=True),
     )
     return TexasSolverInput(spot=spot, accuracy_pct_pot=accuracy, max_iterations=max_iterations)
 

@@ -17,6 +17,7 @@ of the whole remaining stack).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,7 +110,7 @@ class _Builder:
             self.close_action(node, board_len, called, "CALL", donk_next=(player == OOP))
             if behind - to_call > _EPS and spot.stack - invest[opp] > _EPS and n_raises < spot.bet_tree.raise_cap:
                 pot_after_call = spot.pot + 2 * invest[opp]
-                sized = [to_call + pct / 100.0 * pot_after_call for pct in actions.raises]
+                sized = [to_call + self.fraction(pct, pot_after_call) for pct in actions.raises]
                 for amount in self.amounts(sized, behind, invest[player], actions.allin):
                     self.bet(node, player, board_len, invest, amount, "RAISE", n_raises + 1)
             return
@@ -122,9 +123,14 @@ class _Builder:
         if behind > _EPS:
             opening = actions.donks if (donk and player == OOP and actions.donks is not None) else actions.bets
             pot_now = spot.pot + invest[OOP] + invest[IP]
-            sized = [pct / 100.0 * pot_now for pct in opening]
+            sized = [self.fraction(pct, pot_now) for pct in opening]
             for amount in self.amounts(sized, behind, invest[player], actions.allin):
                 self.bet(node, player, board_len, invest, amount, "BET", 0)
+
+    def fraction(self, pct: float, pot: float) -> float:
+        """``pct`` % of ``pot`` in chips (to the nearest whole chip, halves up, if the tree says so)."""
+        chips = pct / 100.0 * pot
+        return math.floor(chips + 0.5) if self.spot.bet_tree.whole_chips else chips
 
     def amounts(self, sized: list[float], behind: float, invested: float, allin: bool) -> list[float]:
         """Distinct chip amounts of the sized actions plus the all-in, ascending."""
