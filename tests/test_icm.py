@@ -366,3 +366,17 @@ def test_make_solver_keeps_chip_formats_on_the_chip_solver():
     win, tie = random_tables(cards.N_CLASSES, 2)
     solver, info = make_solver(build_tree(Spot("mtt", 2, 10), SIZING), MODEL, win, tie)
     assert type(solver) is Solver and info == {"model": "chip_ev", "unit": "bb"}
+
+
+@pytest.mark.slow
+def test_six_max_bubble_blind_battle_is_tighter_than_chip_ev(equity_table):
+    """6-max 10bb, folded to the small blind's all-in: the big blind calls less on the bubble."""
+    tree = build_tree(Spot("mtt", 6, 10), SIZING)
+    shares = {}
+    for name, solver in (("mtt", Solver(tree, chip_ev_payoffs(tree, MODEL), equity_table.win, equity_table.tie)),
+                         ("bubble", IcmSolver(tree, icm_payoffs(tree, MODEL, PAYOUTS["icm_bubble"]),
+                                              equity_table.win, equity_table.tie))):
+        solver.iterate(400)
+        assert solver.exploitability()[0].max() < 0.0173
+        shares[name] = float(cards.CLASS_PRIOR @ solver.average_sigma()[tree.index["FFFFAC"]])
+    assert shares["bubble"] < shares["mtt"] / 2
