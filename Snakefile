@@ -24,6 +24,7 @@ include: "workflow/rules/kuhn.smk"
 include: "workflow/rules/solve.smk"
 include: "workflow/rules/sweep.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/pushfold.smk"
 
 
 rule all:
@@ -38,3 +39,4 @@ rule all:
         "results/kuhn/SHA256SUMS",
         solve_result_paths(),
         rules.release.input,
+        pushfold_headsup_paths(),

@@ -72,3 +72,15 @@ def test_bad_input_fails_clearly():
         fee_model({"rake_bb": -0.1})
     with pytest.raises(ValueError, match="unknown field"):
         fee_model({"rake": 0.1})
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seats", "2", "--depth", "-3"], "depth_bb"),
+    (["--seats", "2", "--depth", "10", "--fees", "partypoker"], "unknown preset 'partypoker'"),
+    (["--seats", "3", "--depth", "10"], "seats: 3"),
+])
+def test_command_line_rejects_bad_input_before_any_work(argv, message, capsys):
+    from pokerlab.cli import main
+
+    assert main(["pushfold", "--table", "no-such-table.npz", *argv]) == 2
+    assert message in capsys.readouterr().err

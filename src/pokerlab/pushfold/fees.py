@@ -97,6 +97,13 @@ def fee_model(spec: str | Mapping[str, Any] | FeeModel) -> FeeModel:
     raise ValueError(f"fees: {spec!r} is neither a preset name nor a mapping of fee amounts")
 
 
+def fee_model_from_table(table: Mapping[str, Mapping[str, Any]], name: str) -> FeeModel:
+    """The fee structure ``name`` of a config table ``{name: {rake_bb, splash_bb, rakeback_bb}}``."""
+    if name not in table:
+        raise ValueError(f"fees: unknown preset {name!r}; the config defines {sorted(table)}")
+    return fee_model({"name": name, **table[name]})
+
+
 @dataclass(frozen=True)
 class Settlement:
     """Per-seat outcome of one finished pot, bb. ``objective_net = ledger_net + rakeback``."""

@@ -20,8 +20,8 @@ class with its own step ``initial_step / (1 + reversals) ** power`` that decays 
 best response reverses. The multiway estimates are fresh every sweep (seeded by sweep), so
 each best response is a hard threshold on a noisy EV: in expectation the update follows a
 smoothed (quantal) response, which biases the fixed point by an amount that shrinks only with
-the per-sweep noise. The lever is ``samples_per_sweep``; a run can be warm-started from an
-earlier profile at a higher count. For the same reason a single exploitability figure,
+the per-sweep noise. The lever is the per-sweep sample count: the schedule runs a cheap stage and
+then continues warm at a higher count (or starts from an earlier run's profile). For the same reason a single exploitability figure,
 which takes a max over noisy EVs, is biased upward: the final profile is measured at
 ``final_samples`` and again at twice that, and the gap between the two readings is the
 visible part of the noise floor.
@@ -79,26 +79,49 @@ def describe(history: str) -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    """How a 4-max solve runs. ``samples_per_sweep``: multiway draws per estimate per sweep;
-    ``final_samples``: draws per estimate of the final measurement (repeated at twice that)."""
+    """How a 4-max solve runs.
 
-    sweeps: int = 200
-    samples_per_sweep: int = 2000
-    final_samples: int = 20000
+    ``schedule``: (sweeps, samples per multiway estimate) stages run one after the other as
+    one warm continuation (the profile and step state carry over), e.g. a cheap low-count
+    stage then a high-count refinement. ``final_samples``: draws per estimate of the final
+    measurement, repeated at twice that. ``checkpoint_every``: sweeps between saved states.
+    """
+
+    schedule: tuple[tuple[int, int], ...] = ((100, 500), (150, 4000))
+    final_samples: int = 40000
     seed: int = 20260801
     initial_step: float = 0.5
     power: float = 1.0
     checkpoint_every: int = 10
 
     def __post_init__(self) -> None:
-        for name in ("sweeps", "samples_per_sweep", "final_samples", "checkpoint_every"):
+        try:
+            schedule = tuple((int(n), int(k)) for n, k in self.schedule)
+        except (TypeError, ValueError):
+            raise ValueError(f"4-max schedule: {self.schedule!r} must be a list of [sweeps, samples_per_sweep] pairs") from None
+        if not schedule or any(n < 0 or k < 1 for n, k in schedule):
+            raise ValueError(f"4-max schedule: {self.schedule!r} needs sweeps >= 0 and samples_per_sweep >= 1 in each stage")
+        object.__setattr__(self, "schedule", schedule)
+        for name in ("final_samples", "checkpoint_every"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name == "sweeps" else 1):
-                raise ValueError(f"4-max {name}: {value!r} must be a {'non-negative' if name == 'sweeps' else 'positive'} integer")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"4-max {name}: {value!r} must be a positive integer")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"4-max seed: {self.seed!r} must be an integer >= 0")
         if not (0 < self.initial_step <= 1) or not self.power > 0:
             raise ValueError(f"4-max initial_step {self.initial_step!r} must be in (0, 1] and power {self.power!r} > 0")
+
+    @property
+    def sweeps(self) -> int:
+        return sum(n for n, _ in self.schedule)
+
+    def samples_at(self, sweep: int) -> int:
+        """Draws per estimate used by sweep number ``sweep`` (0-based)."""
+        for n, k in self.schedule:
+            if sweep < n:
+                return k
+            sweep -= n
+        raise ValueError(f"sweep {sweep} is past the schedule")
 
 
 def _stream_seed(seed: int, *parts: int) -> int:
@@ -157,8 +180,14 @@ class FourMaxGame:
         return "".join("F" if s not in live else ("A" if s == ins[0] else "C") for s in range(upto))
 
     def ranges_at(self, strategy: np.ndarray, live: frozenset) -> dict[int, np.ndarray]:
-        """Each live seat's class weights (prior x P(in)) at the ending where ``live`` went in."""
-        return {s: self.prior * strategy[INFOSET_INDEX[self._history_of(live, s)]] for s in live}
+        """Each live seat's class weights (prior x P(in)) at the ending where ``live`` went in.
+        A seat that never goes in there gets the prior: the ending is then never reached, and
+        this only sets the (unplayed) value of the others' actions that would lead to it."""
+        out = {}
+        for s in live:
+            q = self.prior * strategy[INFOSET_INDEX[self._history_of(live, s)]]
+            out[s] = q if q.sum() > 0 else self.prior
+        return out
 
     def multiway_estimates(self, strategy: np.ndarray, samples: int, seed: int) -> dict:
         """Hero pot shares (169,) for every (live seats, hero) key; seeded per key."""
@@ -166,10 +195,7 @@ class FourMaxGame:
         for k, (live, hero) in enumerate(self.multiway_keys):
             ranges = self.ranges_at(strategy, live)
             opponents = np.array([ranges[s] for s in sorted(live) if s != hero])
-            if np.any(opponents.sum(axis=1) <= 0):
-                out[(live, hero)] = np.full(cards.N_CLASSES, 1.0 / len(live))  # never reached
-            else:
-                out[(live, hero)] = multiway_shares(opponents, samples, _stream_seed(seed, k))
+            out[(live, hero)] = multiway_shares(opponents, samples, _stream_seed(seed, k))
         return out
 
     def evaluate(self, strategy: np.ndarray, shares: dict) -> Evaluation:
@@ -236,7 +262,7 @@ class FourMaxState:
     reversals: np.ndarray  # (14, 169)
     best_response: np.ndarray  # (14, 169), -1 before the first sweep
     sweeps: int = 0
-    history: list = field(default_factory=list)  # (sweep, exploitability at samples_per_sweep)
+    history: list = field(default_factory=list)  # [sweep, samples per estimate, its noisy exploitability]
 
     @classmethod
     def start(cls, warm: np.ndarray | None = None) -> "FourMaxState":
@@ -249,9 +275,8 @@ class FourMaxState:
 
 def _fingerprint(game: PushFoldGame, eq: np.ndarray, settings: Settings, warm: np.ndarray | None) -> str:
     digest = hashlib.sha256()
-    digest.update(json.dumps({"game": asdict(game), "settings": {k: v for k, v in asdict(settings).items()
-                                                                 if k not in ("sweeps", "final_samples", "checkpoint_every")}},
-                             sort_keys=True, default=str).encode())
+    digest.update(json.dumps({"game": asdict(game), "seed": settings.seed, "initial_step": settings.initial_step,
+                              "power": settings.power}, sort_keys=True, default=str).encode())
     digest.update(np.ascontiguousarray(eq).tobytes())
     if warm is not None:
         digest.update(np.ascontiguousarray(warm, dtype=np.float64).tobytes())
@@ -286,7 +311,8 @@ class FourMaxSolution:
 def sweep(four: FourMaxGame, state: FourMaxState, settings: Settings) -> float:
     """One damped best-response sweep in place; returns the exploitability measured with the
     sweep's own (noisy) estimates."""
-    shares = four.multiway_estimates(state.strategy, settings.samples_per_sweep, _stream_seed(settings.seed, state.sweeps))
+    samples = settings.samples_at(state.sweeps)
+    shares = four.multiway_estimates(state.strategy, samples, _stream_seed(settings.seed, state.sweeps))
     ev = four.evaluate(state.strategy, shares)
     target = (ev.ev_in > ev.ev_fold[:, None]).astype(np.float64)
     reversed_ = (state.best_response >= 0) & (target != state.best_response)
@@ -294,7 +320,7 @@ def sweep(four: FourMaxGame, state: FourMaxState, settings: Settings) -> float:
     state.best_response = target
     state.strategy += settings.initial_step / (1.0 + state.reversals) ** settings.power * (target - state.strategy)
     state.sweeps += 1
-    state.history.append([state.sweeps, ev.exploitability_bb])
+    state.history.append([state.sweeps, samples, ev.exploitability_bb])
     return ev.exploitability_bb
 
 
@@ -307,15 +333,17 @@ def measure(four: FourMaxGame, strategy: np.ndarray, samples: int, seed: int) ->
 def solve_fourmax(game: PushFoldGame, eq: np.ndarray, settings: Settings, warm: np.ndarray | None = None,
                   checkpoint: str | os.PathLike | None = None,
                   progress: Callable[[int, float], None] | None = None) -> FourMaxSolution:
-    """Run ``settings.sweeps`` sweeps (resuming from ``checkpoint`` if it holds this very solve),
+    """Run the sweeps of ``settings.schedule`` from ``warm`` (a (14, 169) profile) or from half
+    shoving everywhere, resuming from ``checkpoint`` if it holds a prefix of this very solve;
     then measure the final profile at ``final_samples`` and ``2 * final_samples``."""
     four = FourMaxGame(game, eq)
     fingerprint = _fingerprint(game, four.eq, settings, warm)
     path = Path(checkpoint) if checkpoint is not None else None
     state = _load(path, fingerprint) if path is not None and path.exists() else None
+    if state is not None and (state.sweeps > settings.sweeps
+                              or any(row[1] != settings.samples_at(row[0] - 1) for row in state.history)):
+        state = None  # saved under another schedule: start over
     state = state or FourMaxState.start(warm)
-    if state.sweeps > settings.sweeps:
-        raise ValueError(f"checkpoint holds {state.sweeps} sweeps, more than the {settings.sweeps} asked for")
     while state.sweeps < settings.sweeps:
         figure = sweep(four, state, settings)
         if progress is not None:

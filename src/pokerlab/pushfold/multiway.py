@@ -37,6 +37,8 @@ _CLASS_COUNT = cards.CLASS_WEIGHTS.astype(np.int64)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 COMBO_ATTEMPTS = 64
 """Combo draws tried for one tuple of opponent classes before the classes are redrawn."""
+MAX_ATTEMPTS = 1_000_000
+"""Combo draws tried for one deal before the ranges are declared impossible to deal together."""
 
 
 @njit(cache=True, inline="always")
@@ -86,6 +88,8 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
                 for j in range(n_opp):
                     state, opp_class[j] = _draw_class(state, cumulative[j])
             attempts += 1
+            if attempts > MAX_ATTEMPTS:
+                return False
             # combos given the classes, uniform among those sharing no card
             used = np.int64(0)
             ok = True
@@ -130,6 +134,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
                 share_sum[k] += live
             elif r == best:
                 share_sum[k] += live * tie_share
+    return True
 
 
 def multiway_shares(opponent_ranges, draws: int, seed: int) -> np.ndarray:
@@ -151,7 +156,8 @@ def multiway_shares(opponent_ranges, draws: int, seed: int) -> np.ndarray:
     cumulative[:, -1] = 1.0
     share_sum = np.zeros(cards.N_CLASSES)
     combo_count = np.zeros(cards.N_CLASSES)
-    _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), _COMBO_BITS, _CLASS_COMBOS,
-                   _CLASS_COUNT, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH, share_sum, combo_count)
+    if not _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), _COMBO_BITS, _CLASS_COMBOS,
+                          _CLASS_COUNT, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH, share_sum, combo_count):
+        raise ValueError(f"opponent ranges: no deal found in {MAX_ATTEMPTS} tries (they can hardly share a deck)")
     with np.errstate(invalid="ignore"):
         return share_sum / combo_count

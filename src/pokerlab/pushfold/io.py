@@ -1,0 +1,142 @@
+"""Result documents of the push/fold solvers (JSON) and the entry points the workflow calls.
+
+Frequencies are rounded to 6 decimals, EVs and figures to 10, so the bytes never hinge on
+the last bit of a float.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab import __version__, cards
+from pokerlab.equity import load_equity_table
+from pokerlab.io import write_json_atomic
+from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
+from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
+from pokerlab.pushfold.headsup import HeadsUpSolution, solve_headsup
+from pokerlab.pushfold.plots import range_heatmap
+
+FREQ_DECIMALS = 6
+FIGURE_DECIMALS = 10
+
+
+def _freq(vector: np.ndarray) -> dict[str, float]:
+    return {name: round(float(x), FREQ_DECIMALS) + 0.0 for name, x in zip(cards.CLASS_NAMES, vector)}
+
+
+def _fig(x: float) -> float:
+    return round(float(x), FIGURE_DECIMALS) + 0.0
+
+
+def _game_doc(game: PushFoldGame) -> dict[str, Any]:
+    return {"seats": game.seats, "positions": list(game.positions), "depth_bb": game.depth_bb, "ante_bb": game.ante_bb,
+            "fees": game.fees.as_dict()}
+
+
+def headsup_document(sol: HeadsUpSolution) -> dict[str, Any]:
+    """The JSON of a heads-up solve: ``sb_shove``/``bb_call`` (class -> frequency), shares of
+    deals, per-seat EVs, exploitability (bb/hand) and the fold baselines of the fee model."""
+    return {
+        "game": _game_doc(sol.game),
+        "fee_preset": sol.game.fees.name,
+        "sb_shove": _freq(sol.sb_shove),
+        "bb_call": _freq(sol.bb_call),
+        "sb_shove_share": _fig(sol.sb_shove_share),
+        "bb_call_share": _fig(sol.bb_call_share),
+        "fold_baselines_bb": {k: _fig(v) for k, v in fold_baselines(sol.game).items()},
+        "seat_ev_bb": {k: _fig(v) for k, v in sol.seat_ev.items()},
+        "exploitability_bb": _fig(sol.exploitability_bb),
+        "exploitability_per_seat": {k: _fig(v) for k, v in sol.exploitability_per_seat.items()},
+        "iterations": sol.iterations,
+        "converged": sol.converged,
+        "algorithm": "damped best response, per-class steps decaying on best-response reversals, linear average",
+        "code_version": __version__,
+    }
+
+
+def fourmax_document(sol: FourMaxSolution) -> dict[str, Any]:
+    """The JSON of a 4-max solve, keyed by information set (the action string before the seat)."""
+    infosets = {}
+    for k, history in enumerate(INFOSETS):
+        infosets[history] = {
+            "seat": POSITIONS[len(history)],
+            "label": describe(history),
+            "action": "shove" if "A" not in history else "call",
+            "reach": _fig(sol.reach[k]),
+            "share": _fig(cards.CLASS_PRIOR @ sol.strategy[k]),
+            "frequency": _freq(sol.strategy[k]),
+        }
+    s = sol.settings
+    return {
+        "game": _game_doc(sol.game),
+        "fee_preset": sol.game.fees.name,
+        "infosets": infosets,
+        "seat_ev_bb": {k: _fig(v) for k, v in sol.seat_ev.items()},
+        "exploitability": [{"samples": m["samples"], "exploitability_bb": _fig(m["exploitability_bb"]),
+                            "per_seat": {k: _fig(v) for k, v in m["per_seat"].items()}} for m in sol.measurements],
+        "settings": {"schedule": [list(stage) for stage in s.schedule], "final_samples": s.final_samples, "seed": s.seed,
+                     "initial_step": s.initial_step, "power": s.power},
+        "sweep_history": [[int(a), int(b), _fig(c)] for a, b, c in sol.history],
+        "code_version": __version__,
+    }
+
+
+def load_fourmax_strategy(path: str | os.PathLike) -> np.ndarray:
+    """The (14, 169) profile of a 4-max result JSON (for a warm start)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+        return np.array([[doc["infosets"][h]["frequency"][c] for c in cards.CLASS_NAMES] for h in INFOSETS])
+    except (OSError, KeyError, ValueError, TypeError) as exc:
+        raise ValueError(f"warm start {path}: not a 4-max push/fold result ({exc})") from None
+
+
+def write_headsup(game: PushFoldGame, table_path: str | os.PathLike, json_path: str | os.PathLike,
+                  png_prefix: str | os.PathLike | None = None, tolerance_bb: float = 1e-6) -> HeadsUpSolution:
+    """Solve a heads-up spot from the equity table file and write its JSON (and, with
+    ``png_prefix``, ``<prefix>_sb_shove.png`` and ``<prefix>_bb_call.png``)."""
+    table = load_equity_table(table_path)
+    sol = solve_headsup(game, table.equity, tolerance_bb=tolerance_bb)
+    if not sol.converged:
+        raise ValueError(f"heads-up {game.depth_bb:g}bb: exploitability {sol.exploitability_bb:.3g}bb did not reach {tolerance_bb:g}bb")
+    write_json_atomic(json_path, headsup_document(sol))
+    if png_prefix is not None:
+        tag = f"HU {game.depth_bb:g}bb, fees {game.fees.name}"
+        range_heatmap(sol.sb_shove, f"SB shove, {tag}", f"{png_prefix}_sb_shove.png")
+        range_heatmap(sol.bb_call, f"BB call vs shove, {tag}", f"{png_prefix}_bb_call.png")
+    return sol
+
+
+def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
+                  png_dir: str | os.PathLike | None = None, checkpoint: str | os.PathLike | None = None,
+                  warm_path: str | os.PathLike | None = None, progress=None) -> FourMaxSolution:
+    """Solve a 4-max spot and write its JSON (and one PNG per information set in ``png_dir``,
+    named by the information set, ``open`` for the CO's empty one)."""
+    warm = load_fourmax_strategy(warm_path) if warm_path is not None else None
+    table = load_equity_table(table_path)
+    sol = solve_fourmax(game, table.equity, settings, warm=warm, checkpoint=checkpoint, progress=progress)
+    write_json_atomic(json_path, fourmax_document(sol))
+    if png_dir is not None:
+        for history in INFOSETS:
+            range_heatmap(sol.strategy[INFOSET_INDEX[history]], f"4-max {game.depth_bb:g}bb, fees {game.fees.name}: {describe(history)}",
+                          Path(png_dir) / f"{history or 'open'}.png")
+    return sol
+
+
+def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None):
+    """One push/fold spot as configured by the ``pushfold`` config section (the workflow's
+    entry point): heads-up with ``png`` a path prefix, 4-max with ``png`` a folder."""
+    if seats == 2:
+        cfg = section["headsup"]
+        game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])
+        return write_headsup(game, table_path, json_path, png_prefix=png, tolerance_bb=cfg["tolerance_bb"])
+    cfg = section["fourmax"]
+    game = PushFoldGame(seats, depth, fee_model_from_table(section["fees"], cfg["fees"]))
+    settings = Settings(schedule=tuple(tuple(stage) for stage in cfg["schedule"]), final_samples=cfg["final_samples"],
+                        seed=cfg["seed"])
+    Path(png).mkdir(parents=True, exist_ok=True)
+    return write_fourmax(game, settings, table_path, json_path, png_dir=png, checkpoint=checkpoint)

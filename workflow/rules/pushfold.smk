@@ -1,0 +1,70 @@
+# Independent push/fold solver: heads-up exact at every configured depth (in `all`), 4-max by
+# Monte Carlo (minutes per depth, so only through its own target: snakemake pushfold_fourmax).
+
+
+def pushfold_headsup_paths():
+    """JSON and heatmaps of every heads-up depth listed under pushfold.headsup.depths."""
+    out = []
+    for depth in config["pushfold"]["headsup"]["depths"]:
+        stem = f"results/pushfold/hu/{float(depth):g}bb"
+        out += [f"{stem}.json", f"{stem}_sb_shove.png", f"{stem}_bb_call.png"]
+    return out
+
+
+rule pushfold_headsup:
+    input:
+        table="results/equity/equity_169.npz",
+    output:
+        json="results/pushfold/hu/{depth}bb.json",
+        sb_png="results/pushfold/hu/{depth}bb_sb_shove.png",
+        bb_png="results/pushfold/hu/{depth}bb_bb_call.png",
+    params:
+        section=config["pushfold"],
+        seats=2,
+        png="results/pushfold/hu/{depth}bb",
+        checkpoint=None,
+    wildcard_constraints:
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    benchmark:
+        "logs/benchmarks/pushfold/hu_{depth}bb.tsv"
+    script:
+        "../scripts/pushfold.py"
+
+
+rule pushfold_fourmax_spot:
+    input:
+        table="results/equity/equity_169.npz",
+    output:
+        json="results/pushfold/4max/{depth}bb.json",
+        png=directory("results/pushfold/4max/{depth}bb_png"),
+    params:
+        section=config["pushfold"],
+        seats=4,
+        png="results/pushfold/4max/{depth}bb_png",
+        checkpoint="results/pushfold/4max/{depth}bb_state.npz",  # not an output: kept for resuming
+    wildcard_constraints:
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    log:
+        "logs/pushfold/4max_{depth}bb.log",
+    benchmark:
+        "logs/benchmarks/pushfold/4max_{depth}bb.tsv"
+    script:
+        "../scripts/pushfold.py"
+
+
+rule pushfold:
+    input:
+        pushfold_headsup_paths(),
+
+
+rule pushfold_fourmax:
+    input:
+        [f"results/pushfold/4max/{float(d):g}bb.json" for d in config["pushfold"]["fourmax"]["depths"]],

@@ -1,0 +1,13 @@
+"""Snakemake glue for the push/fold rules: solve one spot and write its JSON and heatmaps."""
+
+from pokerlab.pushfold.io import write_spot_from_config
+
+write_spot_from_config(
+    snakemake.params.section,  # noqa: F821 (injected by Snakemake)
+    seats=snakemake.params.seats,  # noqa: F821
+    depth=float(snakemake.wildcards.depth),  # noqa: F821
+    table_path=snakemake.input.table,  # noqa: F821
+    json_path=snakemake.output.json,  # noqa: F821
+    png=snakemake.params.png,  # noqa: F821
+    checkpoint=snakemake.params.checkpoint,  # noqa: F821
+)
