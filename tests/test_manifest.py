@@ -41,7 +41,7 @@ def test_manifest_lists_paths_sizes_and_independent_digests(release):
     for entry in manifest["files"]:
         data = files[entry["path"]]
         assert entry["bytes"] == len(data) and entry["sha256"] == hashlib.sha256(data).hexdigest()
-    assert manifest["config_sha256"] == hashlib.sha256(b'{"x":1}').hexdigest()
+    assert manifest["config"] == {"x": 1} and manifest["config_sha256"] == hashlib.sha256(b'{"x":1}').hexdigest()
 
 
 def test_sha256sums_passes_sha256sum_check(release):
@@ -93,10 +93,11 @@ def test_extra_file_in_a_published_folder_is_reported(release, capsys):
 def test_edited_manifest_is_caught_by_sha256sums(release):
     root, _ = release
     manifest = json.loads((root / "manifest.json").read_text())
-    manifest["config_sha256"] = "f" * 64
+    manifest["config"] = {"x": 2}
     (root / "manifest.json").write_text(json.dumps(manifest))
     problems, _ = audit(root / "manifest.json")
-    assert [(p.kind, p.path) for p in problems] == [("mismatch", "manifest.json")]
+    assert [(p.kind, p.path) for p in problems] == [("mismatch", "manifest.json")] * 2  # digest and SHA256SUMS
+    assert "config_sha256" in problems[0].detail + problems[1].detail
 
 
 def test_missing_manifest_is_a_clear_error(tmp_path, capsys):

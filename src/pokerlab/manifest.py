@@ -2,7 +2,7 @@
 
 ``manifest.json`` (canonical JSON, in the results folder) lists every published file with its
 path (relative to the manifest's folder, ``/``-separated), size in bytes and SHA-256; the
-digest of the run's configuration; for every chart, the digests of the inputs it came from;
+configuration the release depends on and its digest; for every chart, the digests of the inputs it came from;
 and the versions of Python and the packages that computed it. ``SHA256SUMS`` beside it lists
 the same files plus ``manifest.json`` itself in ``sha256sum -c`` format, so either tool can
 check a copy of the release.
@@ -78,6 +78,7 @@ def build_manifest(root: str | os.PathLike, files: Iterable[str | os.PathLike], 
         "format": MANIFEST_FORMAT,
         "published_dirs": dirs,
         "files": entries,
+        "config": config,
         "config_sha256": config_sha256(config),
         "chart_inputs": dict(sorted((chart_inputs or {}).items())),
         "packages": packages if packages is not None else package_versions(),
@@ -133,6 +134,8 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
         raise ValueError(f"manifest: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
     root = manifest_path.parent
     problems: list[Problem] = []
+    if config_sha256(manifest["config"]) != manifest["config_sha256"]:
+        problems.append(Problem("mismatch", MANIFEST_NAME, "config_sha256 is not the digest of its config"))
     listed = {}
     for entry in manifest["files"]:
         path = entry["path"]

@@ -1,7 +1,13 @@
 # Stage 5: chart documents of the shipped spots, viewers, report plots, and the release
 # manifest (manifest.json + SHA256SUMS) over everything published.
 
+from pokerlab.io import sha256_file
+
 PUBLISHED_DIRS = ["charts", "viewer", "report"]
+# What the release depends on, digested into the manifest: the config sections that feed it and
+# the content of the spots sheet (other sections, e.g. kuhn, do not change a published byte).
+RELEASE_CONFIG = {section: config[section] for section in ("equity", "solve", "sweep")}
+RELEASE_CONFIG["spots_sheet_sha256"] = sha256_file(config["sweep"]["spots"])
 
 
 rule chart:
@@ -81,7 +87,7 @@ rule manifest:
         sums="results/SHA256SUMS",
     params:
         published_dirs=PUBLISHED_DIRS,
-        config=config,
+        config=RELEASE_CONFIG,
     threads: 1
     resources:
         mem_mb=2000,
