@@ -28,12 +28,14 @@ def test_solves_to_one_millionth_of_a_big_blind(eq, depth):
 def test_strategies_are_thresholds_on_ev(eq):
     sol = solve_headsup(PushFoldGame(2, 10, "none"), eq, tolerance_bb=1e-6)
     aa, k72 = cards.parse_class("AA"), cards.parse_class("72o")
-    assert sol.sb_shove[aa] > 1 - 1e-9 and sol.bb_call[aa] > 1 - 1e-9
-    assert sol.bb_call[k72] < 1e-9
-    # a class played clearly (EV gap > 0.01bb) is played purely
-    clear_shove = sol.sb_shove_ev - sol.sb_fold_ev > 0.01
-    clear_fold = sol.sb_shove_ev - sol.sb_fold_ev < -0.01
-    assert np.all(sol.sb_shove[clear_shove] > 1 - 1e-6) and np.all(sol.sb_shove[clear_fold] < 1e-6)
+    assert sol.sb_shove[aa] > 1 - 1e-6 and sol.bb_call[aa] > 1 - 1e-6
+    assert sol.bb_call[k72] < 1e-6
+    # a class with a clear best response (EV gap > 0.05bb) is played (almost) purely; the
+    # returned profile may be the linear average, which keeps a trace of the first iterates
+    clear_shove = sol.sb_shove_ev - sol.sb_fold_ev > 0.05
+    clear_fold = sol.sb_shove_ev - sol.sb_fold_ev < -0.05
+    assert clear_shove.sum() > 50 and clear_fold.sum() > 40
+    assert np.all(sol.sb_shove[clear_shove] > 1 - 1e-3) and np.all(sol.sb_shove[clear_fold] < 1e-3)
 
 
 def test_depth_one_everyone_is_all_in(eq):
