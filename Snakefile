@@ -28,6 +28,7 @@ include: "workflow/rules/pushfold.smk"
 
 
 rule all:
+    default_target: True
     input:
         "results/equity/equity_169.npz",
         "results/equity/equity_169.parquet",
