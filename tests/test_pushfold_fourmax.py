@@ -87,3 +87,23 @@ def test_bad_input(equity_table):
     with pytest.raises(ValueError, match="warm start"):
         solve_fourmax(PushFoldGame(4, 8, "none"), equity_table.equity, Settings(schedule=((1, 10),)),
                       warm=np.zeros((3, 3)))
+
+
+def test_blind_battle_with_folding_co_and_btn_is_the_heads_up_game(equity_table):
+    # CO and BTN post nothing; when they always fold, SB vs BB is exactly the heads-up game, so
+    # the 4-max enumeration must reproduce the heads-up solver's values and exploitability.
+    from pokerlab.pushfold.headsup import solve_headsup
+
+    hu = solve_headsup(PushFoldGame(2, 8, "coinpoker"), equity_table.equity, tolerance_bb=1e-4)
+    four = FourMaxGame(PushFoldGame(4, 8, "coinpoker"), equity_table.equity)
+    strategy = np.full((len(INFOSETS), cards.N_CLASSES), 0.3)
+    strategy[INFOSET_INDEX[""]] = strategy[INFOSET_INDEX["F"]] = 0.0
+    strategy[INFOSET_INDEX["FF"]] = hu.sb_shove
+    strategy[INFOSET_INDEX["FFA"]] = hu.bb_call
+    ev = four.evaluate(strategy, four.multiway_estimates(strategy, 10, seed=0))
+    np.testing.assert_allclose(ev.ev_in[INFOSET_INDEX["FF"]], hu.sb_shove_ev, atol=1e-12)
+    np.testing.assert_allclose(ev.ev_in[INFOSET_INDEX["FFA"]], hu.bb_call_ev, atol=1e-12)
+    assert ev.ev_fold[INFOSET_INDEX["FF"]] == pytest.approx(hu.sb_fold_ev, abs=1e-12)
+    assert ev.exploitability_per_seat["SB"] == pytest.approx(hu.exploitability_per_seat["SB"], abs=1e-12)
+    assert ev.exploitability_per_seat["BB"] == pytest.approx(hu.exploitability_per_seat["BB"], abs=1e-12)
+    assert ev.seat_ev["SB"] == pytest.approx(hu.seat_ev["SB"], abs=1e-12)

@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--png", default=None, help="heatmaps: path prefix (heads-up) or folder (4-max)")
     hu = parser.add_argument_group("heads-up")
     hu.add_argument("--tolerance", type=float, default=1e-6, help="stop at this exploitability, bb (default 1e-6)")
-    hu.add_argument("--thresholds", default="", help="comma-separated classes: print their depth thresholds (1-25bb, 0.5bb grid)")
+    hu.add_argument("--thresholds", default="", help="comma-separated classes: print the deepest stack (1-25bb, 0.5bb grid) at which each is shoved / called")
     fm = parser.add_argument_group("4-max")
     fm.add_argument("--schedule", default="100x500,150x4000",
                     help="sweeps x samples per multiway estimate, stage after stage (default 100x500,150x4000)")
@@ -93,7 +93,10 @@ def _headsup(args: argparse.Namespace, game: PushFoldGame, io) -> int:
     if classes:
         grid = np.arange(1.0, 25.01, 0.5)
         thr = depth_thresholds(table.equity, game.fees, grid, game.ante_bb, args.tolerance)
+        def depth(value: float) -> str:  # the grid's last depth means "at least that deep"
+            return f"{value:g}bb" + ("+" if value == grid[-1] else "")
+
         for c in classes:
             here = f"SB {100 * sol.sb_shove[c]:.1f}% / BB {100 * sol.bb_call[c]:.1f}% at {game.depth_bb:g}bb"
-            print(f"  {cards.CLASS_NAMES[c]:<4} shove up to {thr['sb_shove'][c]:g}bb, call up to {thr['bb_call'][c]:g}bb  ({here})")
+            print(f"  {cards.CLASS_NAMES[c]:<4} shove up to {depth(thr['sb_shove'][c])}, call up to {depth(thr['bb_call'][c])}  ({here})")
     return 0

@@ -211,7 +211,7 @@ class FourMaxGame:
             for hero_in in (True, False):
                 total = np.zeros(m) if hero_in else 0.0
                 for live, p in self._continuations(history + ("X" if hero_in else "F"), mass, before | ({seat} if hero_in else set())):
-                    award, const = self._endings[live]
+                    award, const = self._endings[live]  # uncalled endings are settled in const
                     value = const[seat]
                     if hero_in and len(live) == 2:
                         (opp,) = live - {seat}
@@ -219,8 +219,6 @@ class FourMaxGame:
                         value = value + award * (self.eq @ q) / q.sum()
                     elif hero_in and len(live) >= 3:
                         value = value + award * shares[(live, seat)]
-                    elif hero_in:
-                        value = value + award  # alone: takes the (already settled) pot
                     total = total + p * value
                 if hero_in:
                     ev_in[k] = total

@@ -239,19 +239,15 @@ def solve_headsup(game: PushFoldGame, eq: np.ndarray, tolerance_bb: float = 1e-6
 
 
 def depth_thresholds(eq: np.ndarray, fees, depths, ante_bb: float = 0.0, tolerance_bb: float = 1e-6) -> dict[str, np.ndarray]:
-    """Nash-chart thresholds: per class, the largest depth of the ascending grid ``depths`` at
-    which the SB shoves (``sb_shove``) / the BB calls (``bb_call``) with frequency >= 1/2, with
-    every depth from the smallest up to it doing so too; 0 where even the smallest does not.
-    One solve per depth."""
-    depths = sorted(float(d) for d in depths)
+    """Nash-chart thresholds: per class, the largest depth of the grid ``depths`` at which the
+    SB shoves (``sb_shove``) / the BB calls a shove (``bb_call``) with frequency >= 1/2; 0 if
+    it never does. (A few weak hands are shoved at very short stacks, folded a little deeper
+    and shoved again; the figure is the deepest depth, as published charts give it.) One
+    solve per depth."""
     sb = np.zeros(cards.N_CLASSES)
     bb = np.zeros(cards.N_CLASSES)
-    sb_open = np.ones(cards.N_CLASSES, dtype=bool)
-    bb_open = np.ones(cards.N_CLASSES, dtype=bool)
-    for depth in depths:
+    for depth in sorted(float(d) for d in depths):
         sol = solve_headsup(PushFoldGame(2, depth, fees, ante_bb), eq, tolerance_bb=tolerance_bb)
-        sb_open &= sol.sb_shove >= 0.5
-        bb_open &= sol.bb_call >= 0.5
-        sb[sb_open] = depth
-        bb[bb_open] = depth
+        sb[sol.sb_shove >= 0.5] = depth
+        bb[sol.bb_call >= 0.5] = depth
     return {"sb_shove": sb, "bb_call": bb}
