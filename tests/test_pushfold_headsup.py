@@ -91,19 +91,21 @@ PUSHFOLD_TOLERANCE_BB = 1e-6
 AGREEMENT_PP = 0.1
 
 
-@pytest.mark.parametrize("depth", [6, 10, 15])
-def test_cross_check_against_cfr_plus_restricted_to_shove_or_fold(equity_table, depth):
+@pytest.mark.parametrize("fmt, depth", [("cash", 6), ("cash", 10), ("cash", 15), ("mtt", 10)])
+def test_cross_check_against_cfr_plus_restricted_to_shove_or_fold(equity_table, fmt, depth):
     """Two algorithms on the same game: the CFR+ chart solver on its tree restricted to
     {fold, all-in} and the damped best response here. Their SB shove and BB call shares (shares
     of deals) agree within 0.1 percentage points and both are exploitable by at most 1e-5bb
     (each run to a tighter figure, so that the shares are pinned down: at 1e-5bb a mixed
-    boundary class can still be off by a few tenths)."""
+    boundary class can still be off by a few tenths). ``mtt``: the big blind posts a dead 1bb
+    ante in both."""
     from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
     from pokerlab.solver import Solver
     from pokerlab.spot import Spot, load_sizing
     from pokerlab.tree import build_tree
 
-    tree = build_tree(Spot("cash", 2, depth), load_sizing(), shove_or_fold=True)
+    spot = Spot(fmt, 2, depth)
+    tree = build_tree(spot, load_sizing(), shove_or_fold=True)
     assert tree.node("").actions == ("F", "A") and tree.node("A").actions == ("F", "C")
     cfr = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), equity_table.win, equity_table.tie)
     while True:
@@ -116,9 +118,10 @@ def test_cross_check_against_cfr_plus_restricted_to_shove_or_fold(equity_table, 
     cfr_shove = cards.CLASS_PRIOR @ sigma[tree.index["A"]]
     cfr_call = cards.CLASS_PRIOR @ sigma[tree.index["AC"]]
 
-    ours = solve_headsup(PushFoldGame(2, depth, "none"), equity_table.equity, tolerance_bb=PUSHFOLD_TOLERANCE_BB)
+    ours = solve_headsup(PushFoldGame(2, depth, "none", ante_bb=spot.ante), equity_table.equity,
+                         tolerance_bb=PUSHFOLD_TOLERANCE_BB)
     assert ours.converged and ours.exploitability_bb <= PUSHFOLD_TOLERANCE_BB
-    print(f"{depth}bb: CFR+ {100 * cfr_shove:.4f}% / {100 * cfr_call:.4f}% after {cfr.iteration} iterations; "
+    print(f"{fmt} {depth}bb: CFR+ {100 * cfr_shove:.4f}% / {100 * cfr_call:.4f}% after {cfr.iteration} iterations; "
           f"push/fold {100 * ours.sb_shove_share:.4f}% / {100 * ours.bb_call_share:.4f}%")
     assert 100 * abs(ours.sb_shove_share - cfr_shove) <= AGREEMENT_PP
     assert 100 * abs(ours.bb_call_share - cfr_call) <= AGREEMENT_PP
