@@ -17,7 +17,7 @@ A tuple of classes that cannot be dealt at all (three opponents holding ``AA``, 
 which conditions the class law on the deal being possible (an effect confined to tuples whose
 combos almost always collide).
 
-Randomness: a SplitMix64 stream per call, from ``seed``; same seed, same numbers.
+Randomness: a SplitMix64 stream per call (``pokerlab.rng``), from ``seed``; same seed, same numbers.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from numba import njit
 
 from pokerlab import cards
 from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+from pokerlab.rng import below, uniform
 
 _COMBO_CARDS = cards.COMBO_CARDS.astype(np.int64)
 _COMBO_BITS = CARD_BITS[_COMBO_CARDS[:, 0]] | CARD_BITS[_COMBO_CARDS[:, 1]]
@@ -34,7 +35,6 @@ _CLASS_COMBOS = np.full((cards.N_CLASSES, 12), -1, dtype=np.int64)
 for _k, _combos in enumerate(cards.CLASS_COMBOS):
     _CLASS_COMBOS[_k, : _combos.size] = _combos
 _CLASS_COUNT = cards.CLASS_WEIGHTS.astype(np.int64)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 COMBO_ATTEMPTS = 64
 """Combo draws tried for one tuple of opponent classes before the classes are redrawn."""
 MAX_ATTEMPTS = 1_000_000
@@ -42,25 +42,9 @@ MAX_ATTEMPTS = 1_000_000
 
 
 @njit(cache=True, inline="always")
-def _next(state):
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _below(state, n):
-    state, z = _next(state)
-    return state, np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always")
 def _draw_class(state, cumulative):
     """Index i with probability cumulative[i] - cumulative[i-1] (cumulative[-1] == 1)."""
-    state, z = _next(state)
-    u = np.float64(z >> np.uint64(11)) * 2.0**-53
+    state, u = uniform(state)
     lo, hi = 0, cumulative.size - 1
     while lo < hi:
         mid = (lo + hi) // 2
@@ -94,7 +78,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
             used = np.int64(0)
             ok = True
             for j in range(n_opp):
-                state, i = _below(state, class_count[opp_class[j]])
+                state, i = below(state, class_count[opp_class[j]])
                 opp_bits[j] = combo_bits[class_combos[opp_class[j], i]]
                 if used & opp_bits[j]:
                     ok = False
@@ -103,7 +87,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
         board = np.int64(0)
         dealt = 0
         while dealt < 5:
-            state, c = _below(state, 52)
+            state, c = below(state, 52)
             bit = card_bits[c]
             if not used & bit:
                 used |= bit
@@ -127,7 +111,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
                     live += 1
             if live == 0:
                 continue
-            state, i = _below(state, live)
+            state, i = below(state, live)
             combo_count[k] += live
             r = rank_of_packed(board | combo_bits[live_combos[i]], popcount, highbit, straight_high)
             if r > best:
