@@ -160,3 +160,20 @@ def test_viewer_embeds_the_chart_safely(chart_doc):
              "bar_bb": 0.021, "iterations": 3000, "model_share": 0.1}]
     index = index_html(rows)
     assert '<a href="cash/3max/15bb.html">' in index and "mtt/9max" not in index and "rejected" in index
+
+
+def test_a_published_node_reads_back_as_a_range(shipped, tmp_path):
+    """Range.from_chart decodes a chart node's action to the solved frequencies (half a level)."""
+    from pokerlab.ranges import Range
+
+    result, path = shipped
+    chart = tmp_path / "chart.json"
+    chart.write_text(json.dumps(chart_document(result, sha256_file(path))))
+    root = result["nodes"][0]
+    opening = Range.from_chart(chart, "", "R")
+    exact = Range.from_chart_row(np.array(root["strategy"]["R"], dtype=float))
+    assert np.abs(opening.weights - exact.weights).max() <= HALF_LEVEL + 1e-12
+    with pytest.raises(ValueError, match="'XYZ' is not a decision"):
+        Range.from_chart(chart, "XYZ", "R")
+    with pytest.raises(ValueError, match="action 'Q' is not taken"):
+        Range.from_chart(chart, "", "Q")

@@ -13,6 +13,9 @@ range. Cards may be given as text (``"Ks7s6s"``) or as card indices.
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -114,6 +117,34 @@ class Range:
         if action not in actions:
             raise ValueError(f"action {action!r} is not taken at this node (actions: {', '.join(actions)})")
         return cls.from_chart_row(np.asarray(node.strategy)[:, actions.index(action)])
+
+    @classmethod
+    def from_chart(cls, chart: "str | os.PathLike | dict", node_id: str, action: str) -> "Range":
+        """The combos that take ``action`` at node ``node_id`` of a published chart set.
+
+        ``chart`` is a chart document (``results/charts/{format}/{n}max/{depth}bb.json``) or its
+        path; the weights are the decoded frequencies (quantised to 1/90). The BTN's 6-max
+        100bb opening range is ``Range.from_chart("results/charts/cash/6max/100bb.json", "FFF", "R")``.
+        Like :meth:`from_node`, this is the actor's policy at the node (how often each class takes
+        the action), not weighted by how often the actor arrives there with it.
+        """
+        from pokerlab.encoding import decode
+
+        if not isinstance(chart, dict):
+            path = Path(chart)
+            try:
+                chart = json.loads(path.read_text())
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"chart {path}: unreadable ({exc})") from exc
+        nodes = {node["id"]: node for node in chart.get("nodes", [])}
+        if node_id not in nodes:
+            shown = ", ".join(repr(n) for n in list(nodes)[:12])
+            raise ValueError(f"node {node_id!r} is not a decision of this chart (decisions: {shown}, ...)")
+        node = nodes[node_id]
+        if action not in node["actions"]:
+            raise ValueError(f"action {action!r} is not taken at node {node_id!r} (actions: {', '.join(node['actions'])})")
+        frequencies = np.nan_to_num(decode(node["strategy"][action]), nan=0.0)
+        return cls.from_chart_row(frequencies)
 
     # --- views -------------------------------------------------------------------------
 
