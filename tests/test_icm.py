@@ -14,6 +14,7 @@ from pokerlab.icm import (MAX_PLAYERS, PayoutStructure, hand_end_equity, icm_equ
 from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.payoffs_icm import icm_payoffs
 from pokerlab.readout import read_out
+from pokerlab.solve import SolveSettings, solve_spot
 from pokerlab.solver import Solver
 from pokerlab.solver_icm import IcmSolver, make_solver
 from pokerlab.spot import Spot, load_sizing
@@ -380,3 +381,19 @@ def test_six_max_bubble_blind_battle_is_tighter_than_chip_ev(equity_table):
         assert solver.exploitability()[0].max() < 0.0173
         shares[name] = float(cards.CLASS_PRIOR @ solver.average_sigma()[tree.index["FFFFAC"]])
     assert shares["bubble"] < shares["mtt"] / 2
+
+
+def test_icm_formats_run_through_solve_spot(equity_table):
+    """Same schedule, read-out and result document as chip EV; the payoff model is stated."""
+    settings = SolveSettings(checkpoints=(100, 200))
+    chip = solve_spot(Spot("mtt", 2, 10), SIZING, equity_table.win, equity_table.tie, settings, shove_or_fold=True)
+    icm = solve_spot(Spot("icm_bubble", 2, 10), SIZING, equity_table.win, equity_table.tie, settings, shove_or_fold=True)
+    assert icm["status"] == "shipped" and icm["spot"]["ante_bb"] == 1.0
+    assert chip["settings"]["payoff"] == {"model": "chip_ev", "unit": "bb"}
+    payoff = icm["settings"]["payoff"]
+    assert payoff["model"] == "icm_malmuth_harville" and payoff["unit"].startswith("bb-equivalent")
+    assert payoff["structure"] == PAYOUTS["icm_bubble"].as_dict()
+    call_share = lambda result: next(n for n in result["nodes"] if n["id"] == "A")["shares"]["C"]  # noqa: E731
+    assert call_share(icm) < call_share(chip) / 2
+    solver, _ = make_solver(build_tree(Spot("icm_final", 3, 10), SIZING), MODEL, equity_table.win, equity_table.tie)
+    assert isinstance(solver, IcmSolver)

@@ -116,7 +116,7 @@ def test_counts_add_up(tree):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(format="icm_bubble", seats=6, depth=20), "format"),
+    (dict(format="icm_main_event", seats=6, depth=20), "format"),
     (dict(format="limit", seats=6, depth=20), "format"),
     (dict(format="cash", seats=1, depth=20), "seats"),
     (dict(format="cash", seats=10, depth=20), "seats"),
@@ -164,7 +164,7 @@ def test_tree_command_prints_counts(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--format", "icm_final", "--seats", "6", "--depth", "20"], "format"),
+    (["--format", "icm_main_event", "--seats", "6", "--depth", "20"], "format"),
     (["--format", "cash", "--seats", "1", "--depth", "20"], "seats"),
     (["--format", "cash", "--seats", "10", "--depth", "20"], "seats"),
     (["--format", "cash", "--seats", "6", "--depth", "0"], "depth"),

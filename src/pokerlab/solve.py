@@ -27,12 +27,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pokerlab import __version__, cards
+from pokerlab import __version__
 from pokerlab.equity import load_equity_table
+from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import atomic_path, write_bytes_atomic
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.payoffs import PostflopModel
 from pokerlab.readout import Readout, read_out
 from pokerlab.solver import Solver
+from pokerlab.solver_icm import make_solver
 from pokerlab.spot import Sizing, Spot, load_sizing
 from pokerlab.tree import build_tree
 
@@ -87,11 +89,12 @@ def _round(x: float) -> float:
     return round(float(x), FIGURE_DECIMALS) + 0.0
 
 
-def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool) -> str:
+def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool,
+                 payoff: dict) -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps({"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
                               "checkpoints": settings.checkpoints, "bar_coefficient": settings.bar_coefficient,
-                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie),
+                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff,
                               "code": __version__},
                              sort_keys=True).encode())
     return digest.hexdigest()
@@ -128,17 +131,19 @@ def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
 
 def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, settings: SolveSettings | None = None,
                state_path: str | os.PathLike | None = None, shove_or_fold: bool = False,
-               progress: Callable[[int, float | None], None] | None = None) -> dict[str, Any]:
+               progress: Callable[[int, float | None], None] | None = None,
+               payouts: dict[str, PayoutStructure] | None = None) -> dict[str, Any]:
     """Solve ``spot`` until it clears its bar (or the schedule ends); return the result document.
 
     ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
     kept (resumed from if it holds a state of this very solve). ``progress(iteration, figure)``
-    is called every ``save_every`` iterations (figure None) and at each checkpoint.
+    is called every ``save_every`` iterations (figure None) and at each checkpoint. ``payouts``:
+    the ICM payout structures (default ``config/payouts.yaml``; chip formats ignore them).
     """
     settings = settings or SolveSettings()
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
-    solver = Solver(tree, chip_ev_payoffs(tree, settings.postflop), win, tie, cards.CLASS_PRIOR)
-    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold)
+    solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts)  # chip EV or ICM, by format
+    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
     if state_path is not None and state_path.exists():
@@ -174,7 +179,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
         "sizing": tree.sizing,
         "settings": {"postflop": asdict(settings.postflop), "checkpoints": list(settings.checkpoints),
                      "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
-                     "averaging": "linear (weight = iteration)"},
+                     "averaging": "linear (weight = iteration)", "payoff": payoff},
         "tree": tree.counts(),
         "status": "shipped" if shipped else "rejected",
         "iterations": last["iterations"],
@@ -209,12 +214,15 @@ def result_bytes(result: dict[str, Any]) -> bytes:
 
 def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: str | os.PathLike | None,
                        settings: SolveSettings, result_path: str | os.PathLike, state_path: str | os.PathLike | None = None,
-                       shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None) -> dict[str, Any]:
-    """Load the equity table and the sizing schedule, solve ``spot`` and write ``result.json``
-    atomically (the rule and the command line both come here). Inputs are checked first."""
+                       shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None,
+                       payouts_path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
+    default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` atomically (the
+    rule and the command line both come here). Inputs are checked first."""
     sizing = load_sizing(sizing_path)
+    payouts = load_payouts(payouts_path)
     table = load_equity_table(table_path)
     result = solve_spot(spot, sizing, table.win, table.tie, settings, state_path=state_path,
-                        shove_or_fold=shove_or_fold, progress=progress)
+                        shove_or_fold=shove_or_fold, progress=progress, payouts=payouts)
     write_bytes_atomic(result_path, result_bytes(result))
     return result

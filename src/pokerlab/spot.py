@@ -18,10 +18,11 @@ from typing import Any, Mapping
 
 import yaml
 
-FORMATS: dict[str, float] = {"cash": 0.0, "mtt": 1.0}
-"""Supported formats and the dead ante (bb) the big blind posts in each."""
+FORMATS: dict[str, float] = {"cash": 0.0, "mtt": 1.0, "icm_bubble": 1.0, "icm_final": 1.0}
+"""Supported formats and the dead ante (bb) the big blind posts in each. ``mtt`` is chip EV;
+the ICM formats value chips by the payout structure of the same name (``config/payouts.yaml``)."""
 
-PLANNED_FORMATS = ("icm_bubble", "icm_final")
+PLANNED_FORMATS: tuple[str, ...] = ()
 MIN_SEATS, MAX_SEATS = 2, 9
 
 POSITIONS: dict[int, tuple[str, ...]] = {
@@ -45,8 +46,9 @@ DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[2] / "config" / "sizing.y
 class Spot:
     """One preflop situation: every seat starts with ``depth`` bb live, blinds 0.5/1bb.
 
-    ``depth`` is each seat's stack available to the betting; in ``mtt`` the big blind also
-    posts a dead 1bb ante on top of it (counted in its contribution, so chips are conserved).
+    ``depth`` is each seat's stack available to the betting; in the tournament formats (``mtt``
+    and the ICM formats) the big blind also posts a dead 1bb ante on top of it (counted in its
+    contribution, so chips are conserved).
     """
 
     format: str

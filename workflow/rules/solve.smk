@@ -15,6 +15,7 @@ rule solve_spot:
     input:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
+        payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
     output:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
     params:

@@ -14,5 +14,6 @@ solve_spot_to_file(
     SolveSettings.from_config(snakemake.params.settings),  # noqa: F821
     snakemake.output.result,  # noqa: F821
     state_path=snakemake.params.state,  # noqa: F821
+    payouts_path=snakemake.input.payouts,  # noqa: F821
     progress=lambda iteration, figure: print(f"iteration {iteration} exploitability {figure}", file=sys.stderr, flush=True),
 )

@@ -10,7 +10,7 @@ from pokerlab.tree import build_tree
 
 def add_spot_arguments(parser: argparse.ArgumentParser) -> None:
     """The options naming a spot and its sizing schedule (shared with ``pokerlab solve``)."""
-    parser.add_argument("--format", required=True, help="cash or mtt")
+    parser.add_argument("--format", required=True, help="cash, mtt, icm_bubble or icm_final")
     parser.add_argument("--seats", required=True, type=int, help="table size, 2..9")
     parser.add_argument("--depth", required=True, type=float, help="every seat's stack, bb")
     parser.add_argument("--sizing", default=None, help="sizing schedule YAML (default: config/sizing.yaml)")
