@@ -20,7 +20,7 @@ from pokerlab.solver_icm import IcmSolver, make_solver
 from pokerlab.spot import Spot, load_sizing
 from pokerlab.tree import build_tree, postflop_order
 from test_payoffs import random_tables
-from test_solver import ReferenceCFRPlus
+from test_solver import ReferenceCFRPlus, assert_matches_reference
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
@@ -310,17 +310,7 @@ def test_icm_solver_matches_brute_force_cfr_plus(spot, shove_or_fold, m, name):
     for _ in range(3):
         solver.iterate()
         ref.iterate()
-    for groups in solver.groups:
-        for g in groups:
-            for row, k in enumerate(g.nodes):
-                for c in range(m):
-                    np.testing.assert_allclose(g.regrets[row, c], ref.regrets[(k, c)], rtol=1e-10, atol=1e-12)
-                    np.testing.assert_allclose(g.strategy_sum[row, c], ref.sums[(k, c)], rtol=1e-10, atol=1e-12)
-    gains, values = solver.exploitability()
-    for seat in range(spot.seats):
-        ref_gain, ref_value = ref.exploitability(seat)
-        assert gains[seat] == pytest.approx(ref_gain, abs=1e-10)
-        assert values[seat] == pytest.approx(ref_value, abs=1e-10)
+    assert_matches_reference(solver, ref)
 
 
 def test_the_chip_solver_would_get_folded_seats_wrong():
@@ -336,18 +326,22 @@ def test_the_chip_solver_would_get_folded_seats_wrong():
     assert abs(chip.exploitability()[1][0] - ref.exploitability(0)[1]) > 1e-3
 
 
+def call_shares(tree, table, node_id, iterations, bar):
+    """Share of deals (prior weighted) taking the edge into ``node_id`` under chip EV and on
+    the bubble, each solved to ``iterations`` and checked against ``bar``."""
+    shares = {}
+    for name, solver in (("mtt", Solver(tree, chip_ev_payoffs(tree, MODEL), table.win, table.tie)),
+                         ("bubble", IcmSolver(tree, icm_payoffs(tree, MODEL, PAYOUTS["icm_bubble"]), table.win, table.tie))):
+        solver.iterate(iterations)
+        assert solver.exploitability()[0].max() < bar
+        shares[name] = float(cards.CLASS_PRIOR @ solver.average_sigma()[tree.index[node_id]])
+    return shares
+
+
 def test_bubble_calls_tighter_than_chip_ev(equity_table):
     """Heads-up push/fold at 10bb with eight players off the table: the big blind calls a
     shove with fewer hands on the bubble than in chips."""
-    tree = build_tree(Spot("mtt", 2, 10), SIZING, shove_or_fold=True)
-    shares = {}
-    for name, solver in (("mtt", Solver(tree, chip_ev_payoffs(tree, MODEL), equity_table.win, equity_table.tie)),
-                         ("bubble", IcmSolver(tree, icm_payoffs(tree, MODEL, PAYOUTS["icm_bubble"]),
-                                              equity_table.win, equity_table.tie))):
-        solver.iterate(300)
-        assert solver.exploitability()[0].max() < 0.005
-        sigma = solver.average_sigma()
-        shares[name] = float(cards.CLASS_PRIOR @ sigma[tree.index["AC"]])
+    shares = call_shares(build_tree(Spot("mtt", 2, 10), SIZING, shove_or_fold=True), equity_table, "AC", 300, 0.005)
     assert shares["bubble"] < shares["mtt"] - 0.1
 
 
@@ -372,14 +366,7 @@ def test_make_solver_keeps_chip_formats_on_the_chip_solver():
 @pytest.mark.slow
 def test_six_max_bubble_blind_battle_is_tighter_than_chip_ev(equity_table):
     """6-max 10bb, folded to the small blind's all-in: the big blind calls less on the bubble."""
-    tree = build_tree(Spot("mtt", 6, 10), SIZING)
-    shares = {}
-    for name, solver in (("mtt", Solver(tree, chip_ev_payoffs(tree, MODEL), equity_table.win, equity_table.tie)),
-                         ("bubble", IcmSolver(tree, icm_payoffs(tree, MODEL, PAYOUTS["icm_bubble"]),
-                                              equity_table.win, equity_table.tie))):
-        solver.iterate(400)
-        assert solver.exploitability()[0].max() < 0.0173
-        shares[name] = float(cards.CLASS_PRIOR @ solver.average_sigma()[tree.index["FFFFAC"]])
+    shares = call_shares(build_tree(Spot("mtt", 6, 10), SIZING), equity_table, "FFFFAC", 400, 0.0173)
     assert shares["bubble"] < shares["mtt"] / 2
 
 

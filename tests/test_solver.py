@@ -135,6 +135,21 @@ def tiny(spot, shove_or_fold, m, seed=11):
     return tree, payoffs, win, tie, prior / prior.sum()
 
 
+def assert_matches_reference(solver, ref):
+    """Regrets, strategy sums, values and exploitability of ``solver`` equal the reference's."""
+    for groups in solver.groups:
+        for g in groups:
+            for row, k in enumerate(g.nodes):
+                for c in range(ref.m):
+                    np.testing.assert_allclose(g.regrets[row, c], ref.regrets[(k, c)], rtol=1e-10, atol=1e-12)
+                    np.testing.assert_allclose(g.strategy_sum[row, c], ref.sums[(k, c)], rtol=1e-10, atol=1e-12)
+    gains, values = solver.exploitability()
+    for seat in range(ref.n):
+        ref_gain, ref_value = ref.exploitability(seat)
+        assert gains[seat] == pytest.approx(ref_gain, abs=1e-10)
+        assert values[seat] == pytest.approx(ref_value, abs=1e-10)
+
+
 @pytest.mark.parametrize("spot, shove_or_fold, m", TINY_GAMES, ids=lambda x: getattr(x, "name", str(x)))
 def test_solver_matches_brute_force_alternating_cfr_plus(spot, shove_or_fold, m):
     tree, payoffs, win, tie, prior = tiny(spot, shove_or_fold, m)
@@ -143,17 +158,7 @@ def test_solver_matches_brute_force_alternating_cfr_plus(spot, shove_or_fold, m)
     for _ in range(3):
         solver.iterate()
         ref.iterate()
-    for seat, groups in enumerate(solver.groups):
-        for g in groups:
-            for row, k in enumerate(g.nodes):
-                for c in range(m):
-                    np.testing.assert_allclose(g.regrets[row, c], ref.regrets[(k, c)], rtol=1e-10, atol=1e-12)
-                    np.testing.assert_allclose(g.strategy_sum[row, c], ref.sums[(k, c)], rtol=1e-10, atol=1e-12)
-    gains, values = solver.exploitability()
-    for seat in range(spot.seats):
-        ref_gain, ref_value = ref.exploitability(seat)
-        assert gains[seat] == pytest.approx(ref_gain, abs=1e-10)
-        assert values[seat] == pytest.approx(ref_value, abs=1e-10)
+    assert_matches_reference(solver, ref)
 
 
 def test_win_and_tie_weighted_apart_use_two_tables():
