@@ -5,9 +5,12 @@ from pokerlab.io import sha256_file
 
 PUBLISHED_DIRS = ["charts", "viewer", "report"]
 # What the release depends on, digested into the manifest: the config sections that feed it and
-# the content of the spots sheet (other sections, e.g. kuhn, do not change a published byte).
-RELEASE_CONFIG = {section: config[section] for section in ("equity", "solve", "sweep")}
+# the content of the files they name (spots sheet, sizing schedule, ICM payouts); other sections,
+# e.g. kuhn, do not change a published byte.
+RELEASE_CONFIG = {section: config[section] for section in ("equity", "solve", "sweep", "icm") if section in config}
 RELEASE_CONFIG["spots_sheet_sha256"] = sha256_file(config["sweep"]["spots"])
+RELEASE_CONFIG["sizing_sha256"] = sha256_file(config["solve"]["sizing"])
+RELEASE_CONFIG["payouts_sha256"] = sha256_file(config.get("icm", {}).get("payouts", "config/payouts.yaml"))
 
 
 rule chart:
