@@ -50,3 +50,18 @@ def test_sha256sums_is_checkable_by_sha256sum(tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
     (tmp_path / "b.txt").write_bytes(b"Beta\n")
     assert subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=tmp_path, capture_output=True).returncode != 0
+
+
+def test_readers_name_the_file_and_what_it_is(tmp_path):
+    with pytest.raises(ValueError, match=r"chart: .*missing\.json does not exist"):
+        io.read_json(tmp_path / "missing.json", "chart")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match=r"manifest: .*bad\.json is not JSON"):
+        io.read_json(bad, "manifest")
+    bad_yaml = tmp_path / "sizing.yaml"
+    bad_yaml.write_text("bands: [unclosed")
+    with pytest.raises(ValueError, match="sizing file sizing.yaml: not valid YAML"):
+        io.read_yaml(bad_yaml, "sizing file")
+    with pytest.raises(ValueError, match="payouts file .*nowhere.yaml: cannot be read"):
+        io.read_yaml(tmp_path / "nowhere.yaml", "payouts file")

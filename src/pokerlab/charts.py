@@ -12,7 +12,6 @@ The same chart gives the same image bytes (no dates in the files; SVG ids are se
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.encoding import decode, decode_scaled
+from pokerlab.io import read_json
 
 ACTION_ORDER = ("A", "R", "C", "F")
 ACTION_COLOURS = {"A": "#8c1c13", "R": "#e4572e", "C": "#4caf50", "F": "#a9bcd0"}
@@ -28,13 +28,7 @@ ACTION_LABELS = {"A": "all-in", "R": "raise", "C": "call / check / complete", "F
 
 def load_chart(path: str | os.PathLike) -> dict[str, Any]:
     """Read a chart document; ``ValueError`` if it is missing or not a pokerlab chart."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"chart: {path} does not exist")
-    try:
-        doc = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"chart: {path} is not JSON ({exc})") from None
+    doc = read_json(path, "chart")
     if not isinstance(doc, dict) or not str(doc.get("format", "")).startswith("pokerlab-chart/"):
         raise ValueError(f"chart: {path} is not a pokerlab chart document")
     return doc

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from numba import njit
+
+from pokerlab.io import read_yaml
 
 MAX_PLAYERS = 10
 """Largest number of players :func:`icm_equity` accepts (the subset DP holds 2^n floats)."""
@@ -202,11 +203,4 @@ def parse_payouts(data: Any) -> dict[str, PayoutStructure]:
 
 def load_payouts(path: str | os.PathLike | None = None) -> dict[str, PayoutStructure]:
     """Read and validate the payout structures (default: ``config/payouts.yaml`` of this checkout)."""
-    path = Path(path) if path is not None else DEFAULT_PAYOUTS_PATH
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise ValueError(f"payouts file {path.name}: not valid YAML ({exc})") from None
-    except OSError as exc:
-        raise ValueError(f"payouts file {path}: cannot be read ({exc.strerror})") from None
-    return parse_payouts(data)
+    return parse_payouts(read_yaml(path if path is not None else DEFAULT_PAYOUTS_PATH, "payouts file"))

@@ -65,3 +65,27 @@ def write_sha256sums(path: str | os.PathLike, files: list[str | os.PathLike], ro
     root = Path(root)
     lines = sorted(f"{sha256_file(f)}  {Path(f).resolve().relative_to(root.resolve()).as_posix()}\n" for f in files)
     write_bytes_atomic(path, "".join(lines).encode("ascii"))
+
+
+def read_json(path: str | os.PathLike, what: str) -> Any:
+    """Parse a JSON file; ``ValueError`` naming ``what`` and the file if it is missing or not JSON."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{what}: {path} does not exist")
+    try:
+        return json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{what}: {path} is not JSON ({exc})") from None
+
+
+def read_yaml(path: str | os.PathLike, what: str) -> Any:
+    """Parse a YAML file; ``ValueError`` naming ``what`` and the file if it is unreadable or not YAML."""
+    import yaml
+
+    path = Path(path)
+    try:
+        return yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{what} {path.name}: not valid YAML ({exc})") from None
+    except OSError as exc:
+        raise ValueError(f"{what} {path}: cannot be read ({exc.strerror})") from None

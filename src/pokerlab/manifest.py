@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from pokerlab.io import sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.io import read_json, sha256_file, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -124,12 +124,7 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
     and every file in the published folders that the manifest does not list (``extra``).
     """
     manifest_path = Path(manifest_path)
-    if not manifest_path.is_file():
-        raise ValueError(f"manifest: {manifest_path} does not exist")
-    try:
-        manifest = json.loads(manifest_path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"manifest: {manifest_path} is not JSON ({exc})") from exc
+    manifest = read_json(manifest_path, "manifest")
     if manifest.get("format") != MANIFEST_FORMAT:
         raise ValueError(f"manifest: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
     root = manifest_path.parent

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
+from pokerlab.io import read_yaml
+
 
 FORMATS: dict[str, float] = {"cash": 0.0, "mtt": 1.0, "icm_bubble": 1.0, "icm_final": 1.0}
 """Supported formats and the dead ante (bb) the big blind posts in each. ``mtt`` is chip EV;
@@ -181,11 +182,4 @@ def parse_sizing(data: Any) -> Sizing:
 
 def load_sizing(path: str | os.PathLike | None = None) -> Sizing:
     """Read and validate a sizing schedule (default: ``config/sizing.yaml`` of this checkout)."""
-    path = Path(path) if path is not None else DEFAULT_SIZING_PATH
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise ValueError(f"sizing file {path.name}: not valid YAML ({exc})") from None
-    except OSError as exc:
-        raise ValueError(f"sizing file {path}: cannot be read ({exc.strerror})") from None
-    return parse_sizing(data)
+    return parse_sizing(read_yaml(path if path is not None else DEFAULT_SIZING_PATH, "sizing file"))

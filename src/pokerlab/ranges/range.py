@@ -13,9 +13,7 @@ range. Cards may be given as text (``"Ks7s6s"``) or as card indices.
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -129,13 +127,10 @@ class Range:
         the action), not weighted by how often the actor arrives there with it.
         """
         from pokerlab.encoding import decode
+        from pokerlab.io import read_json
 
         if not isinstance(chart, dict):
-            path = Path(chart)
-            try:
-                chart = json.loads(path.read_text())
-            except (OSError, ValueError) as exc:
-                raise ValueError(f"chart {path}: unreadable ({exc})") from exc
+            chart = read_json(chart, "chart")
         nodes = {node["id"]: node for node in chart.get("nodes", [])}
         if node_id not in nodes:
             shown = ", ".join(repr(n) for n in list(nodes)[:12])
