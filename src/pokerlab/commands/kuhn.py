@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from pokerlab.commands import comma_separated
 from pokerlab.games import kuhn
 from pokerlab.games.kuhn_experiment import report_lines
-
-
-def _checkpoint_list(text: str) -> list[int]:
-    try:
-        return [int(token) for token in text.split(",") if token.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad --checkpoints {text!r}: expected comma-separated integers") from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="regret update schedule (default simultaneous)",
     )
     parser.add_argument(
-        "--checkpoints", type=_checkpoint_list, default=list(kuhn.DEFAULT_CHECKPOINTS),
+        "--checkpoints", type=comma_separated(int, "iterations"), default=list(kuhn.DEFAULT_CHECKPOINTS),
         help="comma-separated iterations at which to measure (the last iteration is always measured)",
     )
     parser.set_defaults(func=_run)

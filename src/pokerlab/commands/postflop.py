@@ -15,12 +15,7 @@ import argparse
 import json
 import sys
 
-
-def _sizes(text: str) -> tuple[float, ...]:
-    try:
-        return tuple(float(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated % of pot, got {text!r}") from None
+from pokerlab.commands import comma_separated
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--board", help="3 to 5 board cards, e.g. QsJh2h")
     p.add_argument("--ip", help="in-position range (notation, e.g. 'AA,KK:0.5,AKs')")
     p.add_argument("--oop", help="out-of-position range")
-    p.add_argument("--bets", type=_sizes, default=(), help="opening bet sizes, %% of pot, comma-separated")
-    p.add_argument("--raises", type=_sizes, default=(), help="raise sizes, %% of the pot after calling")
+    p.add_argument("--bets", type=comma_separated(float, "% of pot sizes"), default=(), help="opening bet sizes, %% of pot, comma-separated")
+    p.add_argument("--raises", type=comma_separated(float, "% of pot sizes"), default=(), help="raise sizes, %% of the pot after calling")
     p.add_argument("--allin", action="store_true", help="allow all-in")
     p.add_argument("--allin-threshold", type=float, default=1.0,
                    help="a sized bet taking the bettor's stake (half the pot + chips put in) above this share "
