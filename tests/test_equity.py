@@ -40,8 +40,7 @@ def test_orbits_partition_the_combo_pairs_and_reproduce_the_plain_average():
     assert sum(size for _, size in orbits) == len(plain) == 4 * 3
     wins = ties = 0
     for h, v in plain:
-        w, t, n = E._enumerate_boards(*C.COMBO_CARDS[h], *C.COMBO_CARDS[v], EV.CARD_BITS, EV.POPCOUNT,
-                                      EV.HIGHBIT, EV.STRAIGHT_HIGH)
+        w, t, n = E._enumerate_boards(*C.COMBO_CARDS[h], *C.COMBO_CARDS[v], EV.CARD_BITS)
         assert n == E.BOARDS_PER_COMBO_PAIR
         wins, ties = wins + w, ties + t
     assert (wins, ties, len(plain) * E.BOARDS_PER_COMBO_PAIR) == E.exact_class_pair("AKs", "AQs")

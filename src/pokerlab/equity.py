@@ -33,7 +33,7 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from pokerlab import cards as C
-from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.rng import below_pair, stream_state
 
 PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASSES))
@@ -173,9 +173,9 @@ def load_equity_table(path: str | os.PathLike) -> EquityTable:
 
 # --- sampling ----------------------------------------------------------------------------
 
+
 @njit(cache=True)
-def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_count, card_bits,
-                 popcount, highbit, straight):
+def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_count, card_bits):
     wins = 0
     ties = 0
     na = class_count[hero_class]
@@ -202,8 +202,8 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
                     used |= bit
                     board |= bit
                     dealt += 1
-        hs = rank_of_packed(board | hero, popcount, highbit, straight)
-        vs = rank_of_packed(board | villain, popcount, highbit, straight)
+        hs = rank_of_packed(board | hero)
+        vs = rank_of_packed(board | villain)
         if hs > vs:
             wins += 1
         elif hs == vs:
@@ -212,14 +212,12 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
 
 
 @njit(cache=True, parallel=True)
-def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_count, card_bits, popcount, highbit,
-                  straight):
+def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_count, card_bits):
     out = np.zeros((pair_ids.size, 2), dtype=np.int64)
     for k in prange(pair_ids.size):
         p = pair_ids[k]
         state = stream_state(seed, p)
-        w, t = _sample_pair(hero[p], villain[p], samples, state, class_cards, class_count, card_bits, popcount,
-                            highbit, straight)
+        w, t = _sample_pair(hero[p], villain[p], samples, state, class_cards, class_count, card_bits)
         out[k, 0] = w
         out[k, 1] = t
     return out
@@ -237,8 +235,7 @@ def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = No
         raise ValueError(f"equity.seed must be in [0, 2^64), got {seed!r}")
     ids = np.arange(N_CLASS_PAIRS, dtype=np.int64) if pair_ids is None else np.asarray(pair_ids, dtype=np.int64)
     wt = _sample_pairs(
-        ids, PAIR_HERO, PAIR_VILLAIN, int(samples), np.uint64(seed), _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT,
-        CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH,
+        ids, PAIR_HERO, PAIR_VILLAIN, int(samples), np.uint64(seed), _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT, CARD_BITS
     )
     wins, ties = wt[:, 0].copy(), wt[:, 1].copy()
     return PairCounts(wins, ties, int(samples) - wins - ties)
@@ -284,7 +281,7 @@ def canonical_boards() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _sweep_board(board_cards, weight, combo_cards, combo_class, win, tie, card_bits, popcount, highbit, straight,
+def _sweep_board(board_cards, weight, combo_cards, combo_class, win, tie, card_bits,
                  strength, live, cnt_class, cnt_card):
     """Add one board's (weighted) win and tie counts of every ordered class pair to ``win``/``tie``.
 
@@ -299,7 +296,7 @@ def _sweep_board(board_cards, weight, combo_cards, combo_class, win, tie, card_b
         hand = card_bits[combo_cards[i, 0]] | card_bits[combo_cards[i, 1]]
         if board & hand:
             continue
-        strength[n_live] = rank_of_packed(board | hand, popcount, highbit, straight)
+        strength[n_live] = rank_of_packed(board | hand)
         live[n_live] = i
         n_live += 1
     order = np.argsort(strength[:n_live], kind="mergesort")
@@ -345,8 +342,7 @@ def _sweep_board(board_cards, weight, combo_cards, combo_class, win, tie, card_b
 
 
 @njit(cache=True, parallel=True)
-def _exact_counts(board_keys, board_weights, n_chunks, combo_cards, combo_class, card_bits, popcount, highbit,
-                  straight):
+def _exact_counts(board_keys, board_weights, n_chunks, combo_cards, combo_class, card_bits):
     n_cls = 169
     win = np.zeros((n_chunks, n_cls, n_cls), dtype=np.int64)
     tie = np.zeros((n_chunks, n_cls, n_cls), dtype=np.int64)
@@ -360,7 +356,7 @@ def _exact_counts(board_keys, board_weights, n_chunks, combo_cards, combo_class,
         hi = (chunk + 1) * n_boards // n_chunks
         for i in range(lo, hi):
             _sweep_board(board_keys[i], board_weights[i], combo_cards, combo_class, win[chunk], tie[chunk],
-                         card_bits, popcount, highbit, straight, strength, live, cnt_class, cnt_card)
+                         card_bits, strength, live, cnt_class, cnt_card)
     return win.sum(axis=0), tie.sum(axis=0)
 
 
@@ -376,8 +372,7 @@ def exact_pair_counts(board_keys: np.ndarray | None = None, board_weights: np.nd
     n_chunks = max(1, min(4 * get_num_threads(), board_keys.size))
     win, tie = _exact_counts(
         np.ascontiguousarray(board_keys, dtype=np.uint64), np.ascontiguousarray(board_weights, dtype=np.int64),
-        n_chunks, C.COMBO_CARDS.astype(np.int64), C.COMBO_CLASS.astype(np.int64), CARD_BITS, POPCOUNT, HIGHBIT,
-        STRAIGHT_HIGH,
+        n_chunks, C.COMBO_CARDS.astype(np.int64), C.COMBO_CLASS.astype(np.int64), CARD_BITS,
     )
     total = win + tie + win.T  # every deal is a win for one side or a tie
     a, b = PAIR_HERO, PAIR_VILLAIN
@@ -385,7 +380,7 @@ def exact_pair_counts(board_keys: np.ndarray | None = None, board_weights: np.nd
 
 
 @njit(cache=True)
-def _enumerate_boards(h0, h1, v0, v1, card_bits, popcount, highbit, straight):
+def _enumerate_boards(h0, h1, v0, v1, card_bits):
     """Exact (wins, ties, boards) of hero (h0, h1) vs villain (v0, v1) over all 5-card boards."""
     deck = np.empty(48, dtype=np.int64)
     n = 0
@@ -408,8 +403,8 @@ def _enumerate_boards(h0, h1, v0, v1, card_bits, popcount, highbit, straight):
                     m3 = m2 | deck[i3]
                     for i4 in range(i3 + 1, 48):
                         board = m3 | deck[i4]
-                        hs = rank_of_packed(board | hero, popcount, highbit, straight)
-                        vs = rank_of_packed(board | villain, popcount, highbit, straight)
+                        hs = rank_of_packed(board | hero)
+                        vs = rank_of_packed(board | villain)
                         if hs > vs:
                             wins += 1
                         elif hs == vs:
@@ -456,7 +451,7 @@ def exact_class_pair(hero: str | int, villain: str | int) -> tuple[int, int, int
     b = C.parse_class(villain) if isinstance(villain, str) else int(villain)
     wins = ties = deals = 0
     for (h0, h1, v0, v1), size in combo_pair_orbits(a, b):
-        w, t, n = _enumerate_boards(h0, h1, v0, v1, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+        w, t, n = _enumerate_boards(h0, h1, v0, v1, CARD_BITS)
         wins += size * w
         ties += size * t
         deals += size * n

@@ -20,30 +20,21 @@ import itertools
 import numpy as np
 from numba import njit
 
-from pokerlab.evaluator import HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_from_suit_masks
+from pokerlab.evaluator import CARD_BITS, rank_of_packed
 
 
 @njit(cache=True, fastmath=True)
-def _strengths(boards, hand_cards, popcount, highbit, straight_high):
+def _strengths(boards, hand_cards, card_bits):
     """(n_boards, n_hands) int32 strengths; -1 where a hand shares a card with the board."""
     n_boards, n_hands = boards.shape[0], hand_cards.shape[0]
     out = np.empty((n_boards, n_hands), dtype=np.int32)
     for b in range(n_boards):
-        masks = np.zeros(4, dtype=np.int64)
-        used = 0
+        board = np.int64(0)
         for j in range(boards.shape[1]):
-            c = boards[b, j]
-            masks[c & 3] |= 1 << (c >> 2)
-            used |= 1 << c
+            board |= card_bits[boards[b, j]]
         for h in range(n_hands):
-            c1, c2 = hand_cards[h, 0], hand_cards[h, 1]
-            if (used >> c1) & 1 or (used >> c2) & 1:
-                out[b, h] = -1
-                continue
-            m = masks.copy()
-            m[c1 & 3] |= 1 << (c1 >> 2)
-            m[c2 & 3] |= 1 << (c2 >> 2)
-            out[b, h] = rank_from_suit_masks(m[0], m[1], m[2], m[3], popcount, highbit, straight_high)
+            hand = card_bits[hand_cards[h, 0]] | card_bits[hand_cards[h, 1]]
+            out[b, h] = -1 if board & hand else rank_of_packed(board | hand)
     return out
 
 
@@ -74,7 +65,7 @@ def board_tables(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray
     columns (the rest is padding), and ``n_valid`` (n_boards,) int32.
     """
     strength = _strengths(np.ascontiguousarray(boards, np.int64), np.ascontiguousarray(hand_cards, np.int64),
-                          POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
+                          CARD_BITS)
     order = np.argsort(strength, axis=1, kind="stable")
     n_valid = (strength >= 0).sum(axis=1).astype(np.int32)
     tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.int32)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab import cards
-from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.rng import below, uniform
 
 _COMBO_CARDS = cards.COMBO_CARDS.astype(np.int64)
@@ -57,7 +57,7 @@ def _draw_class(state, cumulative):
 
 @njit(cache=True)
 def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_count, card_bits,
-                   popcount, highbit, straight_high, share_sum, combo_count):
+                   share_sum, combo_count):
     """Add ``draws`` draws into ``share_sum``/``combo_count`` (per hero class)."""
     n_opp = cumulative.shape[0]
     state = np.uint64(seed)
@@ -96,7 +96,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
         best = -1
         n_best = 0
         for j in range(n_opp):
-            r = rank_of_packed(board | opp_bits[j], popcount, highbit, straight_high)
+            r = rank_of_packed(board | opp_bits[j])
             if r > best:
                 best = r
                 n_best = 1
@@ -113,7 +113,7 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
                 continue
             state, i = below(state, live)
             combo_count[k] += live
-            r = rank_of_packed(board | combo_bits[live_combos[i]], popcount, highbit, straight_high)
+            r = rank_of_packed(board | combo_bits[live_combos[i]])
             if r > best:
                 share_sum[k] += live
             elif r == best:
@@ -141,7 +141,7 @@ def multiway_shares(opponent_ranges, draws: int, seed: int) -> np.ndarray:
     share_sum = np.zeros(cards.N_CLASSES)
     combo_count = np.zeros(cards.N_CLASSES)
     if not _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), _COMBO_BITS, _CLASS_COMBOS,
-                          _CLASS_COUNT, CARD_BITS, POPCOUNT, HIGHBIT, STRAIGHT_HIGH, share_sum, combo_count):
+                          _CLASS_COUNT, CARD_BITS, share_sum, combo_count):
         raise ValueError(f"opponent ranges: no deal found in {MAX_ATTEMPTS} tries (they can hardly share a deck)")
     with np.errstate(invalid="ignore"):
         return share_sum / combo_count

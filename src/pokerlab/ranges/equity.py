@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
-from pokerlab.evaluator import CARD_BITS, HIGHBIT, POPCOUNT, STRAIGHT_HIGH, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
 from pokerlab.rng import below, next_u64, uniform
 
@@ -167,7 +167,7 @@ def _alias_table(weights, prob, alias):
 
 
 @njit(cache=True, inline="always")
-def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high):
+def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, strengths):
     """Deal ``n_deal`` cards uniformly from ``deck`` minus ``used``; fill ``strengths``."""
     packed = board_packed
     for _ in range(n_deal):
@@ -179,14 +179,14 @@ def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, streng
         used |= bit
         packed |= bit
     for i in range(hands.shape[0]):
-        strengths[i] = rank_of_packed(packed | combo_bits[hands[i]], popcount, highbit, straight_high)
+        strengths[i] = rank_of_packed(packed | combo_bits[hands[i]])
     return state
 
 
 @njit(cache=True)
 def _rejection_kernel(
     prob, alias, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
-    n_trials, max_attempts, seed, popcount, highbit, straight_high,
+    n_trials, max_attempts, seed,
 ):  # fmt: skip
     state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
@@ -211,7 +211,7 @@ def _rejection_kernel(
             continue
         accepted += 1
         state = _showdown(
-            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high
+            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths
         )
         _score(strengths, 1.0, acc)
     return acc, accepted, attempts
@@ -220,7 +220,7 @@ def _rejection_kernel(
 @njit(cache=True)
 def _importance_kernel(
     prob, alias, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
-    board_packed, dead_packed, deck, n_deal, n_trials, seed, popcount, highbit, straight_high,
+    board_packed, dead_packed, deck, n_deal, n_trials, seed,
 ):  # fmt: skip
     state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
@@ -273,7 +273,7 @@ def _importance_kernel(
         if weight == 0.0:  # a deal the joint law cannot produce
             continue
         state = _showdown(
-            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths, popcount, highbit, straight_high
+            state, hands, used, board_packed, deck, n_deal, combo_bits, strengths
         )
         _score(strengths, weight, acc)
     return acc
@@ -282,7 +282,6 @@ def _importance_kernel(
 @njit(cache=True)
 def _exact_kernel(
     tuples, tuple_weights, support, n_support, combo_bits, board_packed, deck, n_deal,
-    popcount, highbit, straight_high,
 ):  # fmt: skip
     """Every runout of ``n_deal`` cards from ``deck``; per runout, every range hand is
     evaluated once and every hand tuple that the runout does not touch is scored."""
@@ -300,7 +299,7 @@ def _exact_kernel(
         for i in range(k):
             for j in range(n_support[i]):
                 bits = combo_bits[support[i, j]]
-                strength[i, j] = -1 if runout & bits else rank_of_packed(packed | bits, popcount, highbit, straight_high)
+                strength[i, j] = -1 if runout & bits else rank_of_packed(packed | bits)
         for t in range(tuples.shape[0]):
             live = True
             for i in range(k):
@@ -457,7 +456,6 @@ def multiway_equity(
         raise ValueError(f"trials: expected a positive number of deals, got {trials}")
     deal = _prepare(hero, opponents, board, dead)
     prob, alias, support, n_support = _support_arrays(deal.players)
-    tables = (POPCOUNT, HIGHBIT, STRAIGHT_HIGH)
 
     if method in ("auto", "exact"):
         # work = runouts * (range hands evaluated + tuples scored per runout)
@@ -469,7 +467,7 @@ def multiway_equity(
             if tuples.shape[0] == 0:
                 raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
             acc = _exact_kernel(
-                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal, *tables
+                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal
             )
             deals = tuples.shape[0] * math.comb(deal.deck.size - 2 * len(deal.players), deal.n_deal)
             return _result(deal, acc, "exact", deals, deals, exact=True)
@@ -484,7 +482,7 @@ def multiway_equity(
         cap = int(max_attempts if max_attempts is not None else 1000 * trials)
         acc, accepted, attempts = _rejection_kernel(
             prob, alias, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
-            trials, cap, np.uint64(seed % 2**64), *tables,
+            trials, cap, np.uint64(seed % 2**64),
         )  # fmt: skip
         if accepted < trials:
             raise ValueError(
@@ -502,7 +500,7 @@ def multiway_equity(
     acc = _importance_kernel(
         prob, alias, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
         COMBO_INDEX.astype(np.int64), _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
-        deal.n_deal, trials, np.uint64(seed % 2**64), *tables,
+        deal.n_deal, trials, np.uint64(seed % 2**64),
     )  # fmt: skip
     return _result(deal, acc, "importance", trials, trials)
 
