@@ -1,7 +1,7 @@
 # Two entry points, each doing all set-up on a fresh machine:
 #   make run    # the main job on the default config: the whole 512-spot sweep and its release
 #               # (snakemake --cores all --keep-going --rerun-incomplete all; rerun to resume)
-#   make quick  # the same chain on six small spots (config/quick.yaml), a few minutes
+#   make quick  # the same chain on eight small spots (two per format) (config/quick.yaml), a few minutes
 #   make test   # the test suite
 # The virtualenv is (re)built whenever pyproject.toml changes.
 

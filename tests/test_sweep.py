@@ -1,6 +1,7 @@
 """The sweep as a workflow: its sheet, the 512-spot DAG, byte-identical releases whatever the
 core count, and a run killed mid-solve that restarts to the same bytes."""
 
+import json
 import os
 import re
 import shutil
@@ -15,7 +16,9 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from pokerlab.sweep import full_sweep, load_spots, summary_table, timings_table
+from pokerlab.solve import SolveSettings
+from pokerlab.sweep import (OVERRIDE_COLUMNS, SHEET_COLUMNS, SOLVE_MEM_MB, SOLVE_RUNTIME_MIN, full_sweep, load_spots,
+                            solve_resources, solve_settings, spot_overrides, summary_table, timings_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -24,7 +27,8 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 def test_default_sheet_is_the_512_spot_sweep_and_passes_its_schema():
     sheet = load_spots(ROOT / "config" / "spots.tsv")
     assert len(sheet) == 512 == 4 * 8 * 16
-    assert sheet.equals(full_sweep().astype({"depth": float}))
+    assert sheet[list(SHEET_COLUMNS)].equals(full_sweep().astype({"depth": float}))
+    assert sheet[list(OVERRIDE_COLUMNS)].isna().all().all()  # the default sheet overrides nothing
     assert sorted(sheet["format"].unique()) == ["cash", "icm_bubble", "icm_final", "mtt"]
     assert sorted(sheet["depth"].unique()) == [5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200]
     validate(sheet, str(ROOT / "workflow" / "schemas" / "spots.schema.yaml"))
@@ -42,6 +46,12 @@ def test_default_sheet_is_the_512_spot_sweep_and_passes_its_schema():
         ("format\tseats\tdepth\ncash\t2\t10\ncash\t2\t10.0\n", "cash/2max/10bb is listed twice"),
         ("format\tseats\tstack\ncash\t2\t10\n", "columns"),
         ("format\tseats\tdepth\n", "no spots"),
+        ("format\tseats\tdepth\tpriority\ncash\t2\t10\t1\n", "optionally any of"),
+        ("format\tseats\tdepth\tcheckpoints\ncash\t2\t10\t400;1200\n", "line 2: checkpoints '400;1200'"),
+        ("format\tseats\tdepth\tcheckpoints\ncash\t2\t10\t1200,400\n", "strictly increasing"),
+        ("format\tseats\tdepth\tbar_coefficient\ncash\t2\t10\t-1\n", "bar_coefficient '-1'"),
+        ("format\tseats\tdepth\tmem_mb\ncash\t2\t10\t1.5G\n", "mem_mb '1.5G' must be a positive whole number of megabytes"),
+        ("format\tseats\tdepth\truntime\ncash\t2\t10\t0\n", "runtime '0'"),
     ],
 )
 def test_bad_sheet_names_line_and_value(tmp_path, text, fragment):
@@ -49,6 +59,27 @@ def test_bad_sheet_names_line_and_value(tmp_path, text, fragment):
     path.write_text(text)
     with pytest.raises(ValueError, match=re.escape(fragment)):
         load_spots(path)
+
+
+def test_overrides_replace_settings_and_resources_of_their_spot_only(tmp_path):
+    path = tmp_path / "spots.tsv"
+    path.write_text("format\tseats\tdepth\truntime\tcheckpoints\tbar_coefficient\n"
+                    "cash\t9\t200\t240\t 400,1200,3000,6000 \t\ncash\t2\t10\t\t\t0.02\nmtt\t6\t20\t\t\t\n")
+    sheet = load_spots(path)
+    validate(sheet, str(ROOT / "workflow" / "schemas" / "spots.schema.yaml"))
+    assert spot_overrides(sheet, "cash", 9, 200.0) == {"checkpoints": "400,1200,3000,6000", "runtime": 240}
+    assert spot_overrides(sheet, "cash", 2, 10) == {"bar_coefficient": 0.02}
+    assert spot_overrides(sheet, "mtt", 6, 20) == {} == spot_overrides(sheet, "cash", 6, 20)  # empty row; not listed
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["solve"]
+    deep = SolveSettings.from_config(solve_settings(config, spot_overrides(sheet, "cash", 9, 200)))
+    assert deep.checkpoints == (400, 1200, 3000, 6000) and deep.bar_coefficient == config["bar_coefficient"]
+    assert SolveSettings.from_config(solve_settings(config, {"bar_coefficient": 0.02})).bar_coefficient == 0.02
+    assert "spots" not in solve_settings(config, {})
+    assert solve_resources(9, spot_overrides(sheet, "cash", 9, 200)) == {"mem_mb": SOLVE_MEM_MB[9], "runtime": 240}
+    assert solve_resources("2", {}) == {"mem_mb": SOLVE_MEM_MB[2], "runtime": SOLVE_RUNTIME_MIN[2]}
+    # bigger tables never ask for less
+    for table in (SOLVE_MEM_MB, SOLVE_RUNTIME_MIN):
+        assert list(table) == list(range(2, 10)) and list(table.values()) == sorted(table.values())
 
 
 def test_summary_is_in_sweep_order_and_timings_read_benchmarks(tmp_path):
@@ -95,6 +126,21 @@ def tiny_workdir(path: Path) -> Path:
 def run_release(workdir: Path, cores: int, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(SNAKEMAKE + ["--cores", str(cores), *extra, "release", "--configfile", "tiny.yaml"],
                           capture_output=True, text=True, cwd=workdir, timeout=900)
+
+
+def test_a_sheet_override_reaches_the_solve_and_its_job(tmp_path):
+    """One spot of a sheet with override columns: its solve runs the sheet's schedule and bar,
+    and its job asks for the sheet's resources."""
+    work = tiny_workdir(tmp_path / "w")
+    (work / "tiny.tsv").write_text("format\tseats\tdepth\tcheckpoints\tbar_coefficient\tmem_mb\n"
+                                   "cash\t2\t5\t30,60\t100\t321\ncash\t3\t10\t\t\t\n")
+    out = subprocess.run(SNAKEMAKE + ["--cores", "1", "results/solves/cash/2max/5bb/result.json", "--configfile", "tiny.yaml"],
+                         capture_output=True, text=True, cwd=work, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "mem_mb=321" in out.stderr
+    result = json.loads((work / "results/solves/cash/2max/5bb/result.json").read_text())
+    assert result["settings"]["checkpoints"] == [30, 60] and result["settings"]["bar_coefficient"] == 100
+    assert result["iterations"] == 30 and result["status"] == "shipped"  # a 100bb bar clears at the first checkpoint
 
 
 @pytest.mark.slow

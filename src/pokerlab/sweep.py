@@ -1,7 +1,11 @@
 """The sweep of spots: its sheet, the summary of what was attempted, and the solve timings.
 
 The sheet (``config/spots.tsv``) is a tab-separated table with one row per spot and the
-columns ``format``, ``seats`` (2..9) and ``depth`` (bb); it is validated by
+columns ``format``, ``seats`` (2..9) and ``depth`` (bb), then optionally any of the per-spot
+override columns (:data:`OVERRIDE_COLUMNS`; an empty cell keeps the default):
+``checkpoints`` (e.g. ``400,1200,3000,6000``) and ``bar_coefficient`` replace the ``solve:``
+settings of that spot, ``mem_mb`` and ``runtime`` (minutes) replace the resources its solve job
+asks a scheduler for (:func:`solve_resources`). It is validated by
 ``workflow/schemas/spots.schema.yaml`` in the workflow and by :func:`load_spots` everywhere.
 The default sheet is the full sweep: 4 formats x 8 table sizes x 16 depths = 512 spots
 (:func:`full_sweep`).
@@ -29,6 +33,12 @@ SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
 SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
 SHEET_COLUMNS = ("format", "seats", "depth")
+OVERRIDE_COLUMNS = ("checkpoints", "bar_coefficient", "mem_mb", "runtime")
+# Default resources of one solve job by table size: peak memory measured on the largest tree of
+# each size (deepest stacks), with headroom; runtime (minutes) covers the whole 400/1,200/3,000
+# schedule at several times this machine's speed, so a slower cluster node does not time out.
+SOLVE_MEM_MB = {2: 500, 3: 500, 4: 600, 5: 800, 6: 1000, 7: 1500, 8: 2000, 9: 2500}
+SOLVE_RUNTIME_MIN = {2: 10, 3: 10, 4: 10, 5: 15, 6: 20, 7: 30, 8: 45, 9: 60}
 KNOWN_FORMATS = tuple(dict.fromkeys((*FORMATS, *PLANNED_FORMATS, *SWEEP_FORMATS)))
 
 
@@ -43,19 +53,53 @@ def spot_name(fmt: str, seats: int, depth: float) -> str:
     return f"{fmt}/{int(seats)}max/{float(depth):g}bb"
 
 
+def _override(column: str, text: str, where: str):
+    """One override cell parsed to its value (``None`` for an empty cell)."""
+    text = text.strip()
+    if not text:
+        return None
+    if column == "checkpoints":
+        parts = text.split(",")
+        if not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"{where}: checkpoints {text!r} must be comma-separated iteration counts, e.g. 400,1200,3000")
+        counts = [int(p) for p in parts]
+        if counts[0] < 1 or counts != sorted(set(counts)):
+            raise ValueError(f"{where}: checkpoints {text!r} must be strictly increasing positive integers")
+        return ",".join(map(str, counts))
+    if column == "bar_coefficient":
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"{where}: bar_coefficient {text!r} must be a number >= 0 (bb)")
+        return value
+    if not text.isdigit() or int(text) < 1:  # mem_mb, runtime
+        unit = "megabytes" if column == "mem_mb" else "minutes"
+        raise ValueError(f"{where}: {column} {text!r} must be a positive whole number of {unit}")
+    return int(text)
+
+
 def load_spots(path: str | os.PathLike) -> pd.DataFrame:
-    """Read and check a spots sheet; ``ValueError`` names the bad row, column and value."""
+    """Read and check a spots sheet; ``ValueError`` names the bad row, column and value.
+
+    Returns the columns ``format``, ``seats``, ``depth`` and every override column (missing
+    where the sheet leaves a cell empty or has no such column)."""
     path = Path(path)
     try:
         sheet = pd.read_csv(path, sep="\t", dtype=str, comment="#", keep_default_na=False)
     except (OSError, pd.errors.ParserError) as exc:
         raise ValueError(f"spots sheet {path}: cannot be read ({exc})") from None
-    if tuple(sheet.columns) != SHEET_COLUMNS:
-        raise ValueError(f"spots sheet {path.name}: columns {list(sheet.columns)} must be {list(SHEET_COLUMNS)}")
+    columns = tuple(sheet.columns)
+    extra = columns[len(SHEET_COLUMNS):]
+    if columns[:len(SHEET_COLUMNS)] != SHEET_COLUMNS or not set(extra) <= set(OVERRIDE_COLUMNS) or len(set(extra)) < len(extra):
+        raise ValueError(f"spots sheet {path.name}: columns {list(columns)} must be {list(SHEET_COLUMNS)}, "
+                         f"then optionally any of {list(OVERRIDE_COLUMNS)}")
     if sheet.empty:
         raise ValueError(f"spots sheet {path.name}: no spots")
     rows = []
-    for i, (fmt, seats, depth) in enumerate(sheet.itertuples(index=False), start=2):  # line 1 is the header
+    for i, row in enumerate(sheet.itertuples(index=False), start=2):  # line 1 is the header
+        fmt, seats, depth = row[:3]
         where = f"spots sheet {path.name} line {i}"
         if fmt not in KNOWN_FORMATS:
             raise ValueError(f"{where}: format {fmt!r} is not one of {list(KNOWN_FORMATS)}")
@@ -67,13 +111,42 @@ def load_spots(path: str | os.PathLike) -> pd.DataFrame:
             raise ValueError(f"{where}: depth {depth!r} is not a number of big blinds") from None
         if not math.isfinite(depth_bb) or depth_bb <= 1:
             raise ValueError(f"{where}: depth {depth!r} must exceed the 1bb big blind")
-        rows.append((fmt, int(seats), depth_bb))
-    out = pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
-    names = [spot_name(*row) for row in rows]
+        cells = dict(zip(extra, row[3:]))
+        rows.append((fmt, int(seats), depth_bb,
+                     *(_override(c, cells[c], where) if c in cells else None for c in OVERRIDE_COLUMNS)))
+    out = pd.DataFrame(rows, columns=[*SHEET_COLUMNS, *OVERRIDE_COLUMNS], dtype=object)
+    out = out.astype({"seats": int, "depth": float, "format": str})
+    names = [spot_name(*row[:3]) for row in rows]
     dup = pd.Series(names)[pd.Series(names).duplicated()]
     if not dup.empty:
         raise ValueError(f"spots sheet {path.name}: spot {dup.iloc[0]} is listed twice")
     return out
+
+
+def spot_overrides(sheet: pd.DataFrame, fmt: str, seats: int, depth: float) -> dict:
+    """The non-empty override cells of one spot's row (``{}`` if the spot is not in the sheet)."""
+    match = sheet[(sheet["format"] == fmt) & (sheet["seats"] == int(seats)) & (sheet["depth"] == float(depth))]
+    if match.empty:
+        return {}
+    row = match.iloc[0]
+    return {c: row[c] for c in OVERRIDE_COLUMNS if pd.notna(row[c])}
+
+
+def solve_settings(solve_section: dict, overrides: dict) -> dict:
+    """The ``solve:`` config section (without its ``spots`` list) with a spot's overrides applied."""
+    settings = {k: v for k, v in solve_section.items() if k != "spots"}
+    if "checkpoints" in overrides:
+        settings["checkpoints"] = [int(c) for c in overrides["checkpoints"].split(",")]
+    if "bar_coefficient" in overrides:
+        settings["bar_coefficient"] = float(overrides["bar_coefficient"])
+    return settings
+
+
+def solve_resources(seats: int, overrides: dict) -> dict:
+    """``mem_mb`` and ``runtime`` (minutes) for one spot's solve job: the table-size defaults
+    (:data:`SOLVE_MEM_MB`, :data:`SOLVE_RUNTIME_MIN`) unless the sheet overrides them."""
+    return {"mem_mb": int(overrides.get("mem_mb", SOLVE_MEM_MB[int(seats)])),
+            "runtime": int(overrides.get("runtime", SOLVE_RUNTIME_MIN[int(seats)]))}
 
 
 def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike | None = None,

@@ -2,7 +2,19 @@
 
 import json
 
+from pokerlab.sweep import load_spots, solve_resources, solve_settings, spot_name, spot_overrides
+
+# The spots sheet: one row per spot of the sweep, with optional per-spot overrides.
+SPOTS = load_spots(config["sweep"]["spots"])
+validate(SPOTS, "../schemas/spots.schema.yaml")
+SPOT_NAMES = [spot_name(*row[:3]) for row in SPOTS.itertuples(index=False)]
+
 
 def config_digest_param(section):
     """A rule parameter that changes whenever the given config section changes (re-run trigger)."""
     return json.dumps(config[section], sort_keys=True)
+
+
+def overrides_of(wildcards):
+    """The sheet's override cells for the spot named by the wildcards ({} if not in the sheet)."""
+    return spot_overrides(SPOTS, wildcards.format, int(wildcards.seats), float(wildcards.depth))

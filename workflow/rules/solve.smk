@@ -1,4 +1,5 @@
-# Stages 2-4: solve one spot (format, table size, depth) with CFR+ until it clears its bar.
+# Stages 2-4: solve one spot (format, table size, depth) with CFR+ until it clears its bar, with
+# the solve: settings and the spots sheet's per-spot overrides.
 # The solver state is kept beside the result (not a declared output, so Snakemake does not
 # delete it before a re-run): an interrupted solve resumes where it last saved.
 
@@ -20,15 +21,15 @@ rule solve_spot:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
     params:
         state="results/solves/{format}/{seats}max/{depth}bb/solver_state.npz",
-        settings={k: v for k, v in config["solve"].items() if k != "spots"},
+        settings=lambda wildcards: solve_settings(config["solve"], overrides_of(wildcards)),
     wildcard_constraints:
         format="[a-z_]+",
         seats="[0-9]+",
         depth="[0-9]+(\\.[0-9]+)?",
     threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
+    resources:  # by table size, or the sheet's mem_mb / runtime columns (pokerlab.sweep.solve_resources)
+        mem_mb=lambda wildcards: solve_resources(wildcards.seats, overrides_of(wildcards))["mem_mb"],
+        runtime=lambda wildcards: solve_resources(wildcards.seats, overrides_of(wildcards))["runtime"],
     log:
         "logs/solves/{format}_{seats}max_{depth}bb.log",
     benchmark:

@@ -3,12 +3,6 @@
 
 import pandas as pd
 
-from pokerlab.sweep import load_spots, spot_name
-
-SPOTS = load_spots(config["sweep"]["spots"])
-validate(SPOTS, "../schemas/spots.schema.yaml")
-SPOT_NAMES = [spot_name(*row) for row in SPOTS.itertuples(index=False)]
-
 
 wildcard_constraints:
     format="[a-z_]+",
