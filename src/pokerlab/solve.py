@@ -8,11 +8,14 @@ result keeps its last figure and carries no read-out (no chart is made from it).
 
 Resumption: the solver state (regrets, strategy sums, iteration, measurements so far) is saved
 every ``save_every`` iterations and at each checkpoint, tagged with a fingerprint of everything
-that determines the run (spot, sizing, postflop model, schedule and bar, tables, restriction,
-code version); a state with another fingerprint is ignored and the solve starts over. A solve
-restarted from a saved state computes exactly the same floating-point operations as an
-uninterrupted one, so its ``result.json`` has the same bytes. Results hold no times or
-host names.
+that determines the iterates (spot, sizing, postflop model, tables, restriction, payoffs, code
+version); a state with another fingerprint is ignored and the solve starts over. The schedule
+and the bar only decide where the iterates are measured and where the solve stops, so a state
+also serves another schedule as long as the solve under that schedule would not have stopped
+at, or measured at, an iteration the state has already passed (:func:`_state_serves`): a spot
+rejected at 3,000 and re-run with ``400,1200,3000,6000`` continues from 3,000. A solve restarted
+from a saved state computes exactly the same floating-point operations as an uninterrupted one,
+so its ``result.json`` has the same bytes. Results hold no times or host names.
 """
 
 from __future__ import annotations
@@ -93,7 +96,6 @@ def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndar
                  payoff: dict) -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps({"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
-                              "checkpoints": settings.checkpoints, "bar_coefficient": settings.bar_coefficient,
                               "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff,
                               "code": __version__},
                              sort_keys=True).encode())
@@ -105,13 +107,34 @@ def _save_state(path: Path, solver: Solver, fingerprint: str, history: list[dict
         np.savez(fh, fingerprint=np.array(fingerprint), history=np.array(json.dumps(history)), **solver.state())
 
 
-def _load_state(path: Path, solver: Solver, fingerprint: str) -> list[dict] | None:
-    """Restore a saved state into ``solver``; None (and nothing restored) if it is for another solve."""
+def _state_serves(iteration: int, history: list[dict], checkpoints: tuple[int, ...], bar: float) -> bool:
+    """Whether a state saved at ``iteration`` with measurements ``history`` can continue a solve
+    with this schedule and bar and give the bytes of a fresh one: every checkpoint at or before
+    the state's iteration must have been measured, and the checkpoint where this schedule stops
+    (the first that clears the bar, else the last) must not lie behind the state (the read-out is
+    of the average strategy *at* the stop)."""
+    measured = {h["iterations"]: h["exploitability_bb"] for h in history}
+    for target in checkpoints:
+        if target > iteration:
+            return True
+        if target not in measured:
+            return False
+        if measured[target] <= bar:
+            return target == iteration
+    return checkpoints[-1] == iteration  # the schedule ends behind or at the state, rejected there
+
+
+def _load_state(path: Path, solver: Solver, fingerprint: str, checkpoints: tuple[int, ...], bar: float) -> list[dict] | None:
+    """Restore a saved state into ``solver``; None (and nothing restored) if it is for another
+    solve or cannot continue this schedule (:func:`_state_serves`)."""
     with np.load(path) as data:
         if str(data["fingerprint"]) != fingerprint:
             return None
+        history = json.loads(str(data["history"]))
+        if not _state_serves(int(data["iteration"]), history, checkpoints, bar):
+            return None
         solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
-        return json.loads(str(data["history"]))
+        return history
 
 
 def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
@@ -146,10 +169,11 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
-    if state_path is not None and state_path.exists():
-        history = _load_state(state_path, solver, fingerprint) or []  # another solve's state: start over
     bar = settings.bar_bb(spot.seats)
+    if state_path is not None and state_path.exists():
+        history = _load_state(state_path, solver, fingerprint, settings.checkpoints, bar) or []  # else start over
     measured = {h["iterations"]: h for h in history}
+    history = [h for h in history if h["iterations"] in settings.checkpoints]  # what this schedule measures
     last: dict = {}
     for target in settings.checkpoints:
         if target in measured:

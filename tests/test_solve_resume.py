@@ -1,0 +1,50 @@
+"""A saved solver state serves another schedule or bar when, and only when, the solve it
+continues gives the bytes of a fresh solve under that schedule."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokerlab.solve import SolveSettings, _state_serves, result_bytes, solve_spot
+from pokerlab.spot import Spot, load_sizing
+
+SIZING = load_sizing()
+SPOT = Spot("cash", 2, 20)
+
+
+def _solve(table, checkpoints, bar, state=None, seen=None):
+    settings = SolveSettings(checkpoints=checkpoints, bar_coefficient=bar, save_every=5)
+    progress = None if seen is None else (lambda iteration, figure: seen.append(iteration))
+    return solve_spot(SPOT, SIZING, table.win, table.tie, settings, state_path=state, progress=progress)
+
+
+@pytest.mark.parametrize(
+    "first, second, resumes",
+    [
+        (((10,), 0.0), ((10, 25), 0.0), True),  # rejected at 10, schedule extended: continues from 10
+        (((10, 25), 0.0), ((10, 25, 40), 10.0), False),  # the new bar stops at 10, behind the state at 25
+        (((10, 25), 0.0), ((15, 40), 0.0), False),  # 15 was never measured
+        (((10, 25), 0.0), ((25, 40), 0.0), True),  # 25 was measured and does not clear a zero bar
+        (((10, 25), 0.0), ((10,), 0.0), False),  # the new schedule ends behind the state
+    ],
+)
+def test_a_state_continues_another_schedule_only_when_the_bytes_match_a_fresh_solve(equity_table, tmp_path, first,
+                                                                                   second, resumes):
+    state = tmp_path / "state.npz"
+    _solve(equity_table, *first, state=state)
+    seen: list[int] = []
+    continued = _solve(equity_table, *second, state=state, seen=seen)
+    fresh = _solve(equity_table, *second)
+    assert result_bytes(continued) == result_bytes(fresh)
+    assert (min(seen, default=None) != 5) == resumes  # a restart reports iteration 5 again
+
+
+def test_state_serves_rules():
+    history = [{"iterations": 400, "exploitability_bb": 0.05}, {"iterations": 1200, "exploitability_bb": 0.008}]
+    assert _state_serves(1200, history, (400, 1200, 3000), 0.01)  # stops at 1200, where the state is
+    assert not _state_serves(1200, history, (400, 1200, 3000), 0.1)  # stops at 400, behind the state
+    assert _state_serves(1200, history, (400, 1200, 3000), 0.001)  # continues to 3000
+    assert not _state_serves(1200, history, (400, 800, 3000), 0.001)  # 800 never measured
+    assert not _state_serves(1200, history, (400,), 0.001)  # ends behind the state
+    assert _state_serves(1200, history, (5000,), 0.001)  # nothing measured yet under this schedule
+    assert _state_serves(1000, history[:1], (400, 1200), 0.001)  # mid-way between checkpoints
