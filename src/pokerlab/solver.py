@@ -43,9 +43,10 @@ import numpy as np
 from numba import njit
 
 from pokerlab import cards
-from pokerlab.cfr import (accumulate_average, average_strategy, instant_regrets, linear_average_weight,
-                          regret_matching, regret_matching_plus_update)
+from pokerlab.cfr import linear_average_weight
 from pokerlab.payoffs import EndingPayoffs
+from pokerlab.solver_kernels import (backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
+                                     leaf_values, weighted_totals, write_matched)
 from pokerlab.tree import Tree
 
 
@@ -63,39 +64,6 @@ def _forward_reach(parent, parent_actor, sigma, seat, reach):
                 reach[h, c] = reach[p, c]
 
 
-@njit(cache=True)
-def _backward_values(parent, mine, sigma, nodes, values, best_response):
-    """Sum leaf values up one seat's view of the tree, children to parents. ``parent`` is in
-    view-local indices, ``nodes`` maps them to tree indices (to read ``sigma``), ``mine[h]``
-    says whether the seat chose the edge into ``h``. Non-leaf rows must hold 0, or -inf at the
-    seat's decisions when ``best_response``. At the seat's decisions: weight by its strategy
-    (or take the max over actions); elsewhere add (the others' reach is in the leaf values)."""
-    m = values.shape[1]
-    for h in range(parent.size - 1, 0, -1):
-        p = parent[h]
-        if mine[h]:
-            if best_response:
-                for c in range(m):
-                    if values[h, c] > values[p, c]:
-                        values[p, c] = values[h, c]
-            else:
-                g = nodes[h]
-                for c in range(m):
-                    values[p, c] += sigma[g, c] * values[h, c]
-        else:
-            for c in range(m):
-                values[p, c] += values[h, c]
-
-
-@njit(cache=True)
-def _add_terms(values, rows, columns, column, weight):
-    """values[rows[t]] += weight[t] * columns[column[t]] for every term t (rows may repeat)."""
-    for t in range(rows.size):
-        r, k, w = rows[t], column[t], weight[t]
-        for c in range(values.shape[1]):
-            values[r, c] += w * columns[k, c]
-
-
 @dataclass
 class _SeatView:
     """The part of the tree a seat's values need: every node whose parent still has the seat
@@ -103,15 +71,15 @@ class _SeatView:
     it is ``-contribution * P(the others reach the fold node)``, so the fold node is a leaf."""
 
     nodes: np.ndarray  # tree indices, ascending (so parents come first)
-    parent: np.ndarray  # view-local parent index, -1 at the root
-    mine: np.ndarray  # the seat chose the edge into the node
+    child_start: np.ndarray  # view-local index of the first child (siblings stay contiguous) ...
+    n_children: np.ndarray  # ... and their number, 0 at the view's leaves
+    acts: np.ndarray  # the seat decides at the node
     live: np.ndarray  # endings with the seat in the hand (tree indices) ...
     live_local: np.ndarray  # ... their view-local indices ...
     live_const: np.ndarray  # ... and the seat's constant payoff term there
     folded: np.ndarray  # nodes just after one of the seat's folds (tree indices) ...
     folded_local: np.ndarray
     folded_const: np.ndarray  # ... and minus what the seat had put in
-    decisions_local: np.ndarray  # the seat's decision nodes
 
 
 @dataclass
@@ -121,6 +89,7 @@ class _Group:
     nodes: np.ndarray  # (D,) tree indices
     children: np.ndarray  # (D, k) tree indices of the children, in action order
     children_local: np.ndarray  # (D, k) the children's indices in the seat's view
+    reach_rows: np.ndarray  # (D,) rows of the seat's own-edge reach holding its reach at the nodes
     regrets: np.ndarray  # (D, m, k) regret-matching+ values
     strategy_sum: np.ndarray  # (D, m, k) sum of t * reach * strategy
 
@@ -151,18 +120,46 @@ class Solver:
             tables = [(win, payoffs.term_win), (tie, payoffs.term_tie)]
         self._tables_t = [np.ascontiguousarray(table.T) for table, _ in tables]
         self._term_coefs = [coef for _, coef in tables]
+        self._make_own_edges()
         self.views = [self._make_view(seat) for seat in range(self.n_seats)]
         self.groups: list[list[_Group]] = [self._make_groups(seat) for seat in range(self.n_seats)]
         self._make_columns()
         self._seat_terms = [self._make_terms(seat) for seat in range(self.n_seats)]
         self.iteration = 0
         self.sigma = np.ones((self.n_nodes, m))
-        self.reach = np.ones((self.n_seats, self.n_nodes, m))
+        self._own_reach = self._empty_own_reach()
         self._totals = np.ones((self.n_seats, self.n_nodes))
-        self._columns = [np.zeros((self.column_node.size, m)) for _ in tables]
+        self._columns = np.zeros((len(tables), self.column_node.size, m))
+        self._own_totals = np.zeros(self._own_reach.shape[1])  # one seat's totals on its own edges
+        self._q = np.zeros((max(r.size for r in self._seat_column_range), m))  # one seat's q-vectors
+        self._values = [np.zeros((view.nodes.size, m)) for view in self.views]
         self._refresh_all()
 
     # --- set-up -------------------------------------------------------------------------------
+
+    def _make_own_edges(self) -> None:
+        """Seat j's reach changes only on its own edges (the children of its decisions): below
+        them it is copied down. So it is kept on those edges alone, row 0 being the root:
+        ``_edge_node[j]`` (tree indices, ascending), ``_edge_parent_row[j][e]`` (the row of the
+        seat's last own edge above edge e's parent) and ``_source_row[j, h]`` (the row holding
+        the seat's reach at any node h: its last own edge on the way to h)."""
+        tree, n = self.tree, self.n_nodes
+        source = np.zeros((self.n_seats, n), dtype=np.int64)  # the seat's last own edge above h (0: root)
+        for h in range(1, n):  # cheap set-up loop, not in the solve
+            source[:, h] = source[:, tree.parent[h]]
+            source[tree.parent_actor[h], h] = h
+        self._source = source
+        self._edge_node, self._edge_parent_row = [], []
+        self._source_row = np.zeros((self.n_seats, n), dtype=np.int64)
+        for seat in range(self.n_seats):
+            edges = np.r_[0, np.flatnonzero(tree.parent_actor == seat)]
+            self._source_row[seat] = np.searchsorted(edges, source[seat])
+            self._edge_node.append(edges)
+            self._edge_parent_row.append(np.r_[0, self._source_row[seat, tree.parent[edges[1:]]]])
+
+    def _empty_own_reach(self) -> np.ndarray:
+        """(seats, rows, m) own-edge reach (rows past a seat's edges unused)."""
+        return np.zeros((self.n_seats, max(e.size for e in self._edge_node), self.n_classes))
 
     def _make_groups(self, seat: int) -> list[_Group]:
         tree, m = self.tree, self.n_classes
@@ -172,7 +169,8 @@ class Solver:
             nodes = mine[tree.n_children[mine] == k]
             children = tree.child_start[nodes][:, None] + np.arange(k)[None, :]
             local = np.searchsorted(self.views[seat].nodes, children)
-            groups.append(_Group(nodes, children, local, np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
+            groups.append(_Group(nodes, children, local, self._source_row[seat, nodes],
+                                 np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
         return groups
 
     def _make_view(self, seat: int) -> _SeatView:
@@ -180,33 +178,30 @@ class Solver:
         in_hand = tree.in_hand[:, seat]
         keep = np.r_[True, in_hand[tree.parent[1:]]]  # the seat was in the hand at the parent
         nodes = np.flatnonzero(keep)
-        parent = np.r_[-1, np.searchsorted(nodes, tree.parent[nodes[1:]])]
+        n_children = np.where(in_hand[nodes], tree.n_children[nodes], 0)
         is_ending = np.zeros(self.n_nodes, dtype=bool)
         is_ending[p.nodes] = True
         ending_row = np.full(self.n_nodes, -1)
         ending_row[p.nodes] = np.arange(p.nodes.size)
         live = nodes[is_ending[nodes] & in_hand[nodes]]
         folded = nodes[~in_hand[nodes]]
-        mine_decisions = tree.decisions[tree.actor[tree.decisions] == seat]
-        return _SeatView(nodes=nodes, parent=parent, mine=tree.parent_actor[nodes] == seat,
+        return _SeatView(nodes=nodes, child_start=np.searchsorted(nodes, tree.child_start[nodes]), n_children=n_children,
+                         acts=tree.actor[nodes] == seat,
                          live=live, live_local=np.searchsorted(nodes, live), live_const=p.const[ending_row[live], seat],
                          folded=folded, folded_local=np.searchsorted(nodes, folded),
-                         folded_const=-tree.contrib[folded, seat],
-                         decisions_local=np.searchsorted(nodes, mine_decisions))
+                         folded_const=-tree.contrib[folded, seat])
 
     def _make_columns(self) -> None:
         """The distinct opponent vectors the endings need. Seat j's reach at an ending equals its
         reach just after its own last action on the way there (its "source" node), so endings
-        sharing a source share the product ``TABLE @ q_j``: one column per (j, source)."""
-        tree, p = self.tree, self.payoffs
-        source = np.zeros((self.n_seats, self.n_nodes), dtype=np.int64)
-        for h in range(1, self.n_nodes):  # cheap set-up loop, not in the solve
-            source[:, h] = source[:, tree.parent[h]]
-            source[tree.parent_actor[h], h] = h
-        term_source = source[p.term_opponent, p.nodes[p.term_ending]]
+        sharing a source share the product ``TABLE @ q_j``: one column per (j, source). Columns
+        are sorted by seat, so each seat's are a contiguous block."""
+        p = self.payoffs
+        term_source = self._source[p.term_opponent, p.nodes[p.term_ending]]
         keys = p.term_opponent * self.n_nodes + term_source
         unique, self._term_column = np.unique(keys, return_inverse=True)
         self.column_seat, self.column_node = unique // self.n_nodes, unique % self.n_nodes
+        self._column_row = self._source_row[self.column_seat, self.column_node]
         self._seat_column_range = [np.flatnonzero(self.column_seat == seat) for seat in range(self.n_seats)]
 
     def _make_terms(self, seat: int) -> dict:
@@ -219,30 +214,38 @@ class Solver:
         others[np.arange(sel.size), p.term_opponent[sel]] = False
         node = p.nodes[p.term_ending[sel]]
         return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node), "column": self._term_column[sel],
-                "others": others, "coefs": [coef[sel] for coef in self._term_coefs]}
+                "others": others, "coefs": np.array([coef[sel] for coef in self._term_coefs])}
 
     # --- strategies ---------------------------------------------------------------------------
 
     def _write_sigma(self, sigma: np.ndarray, seat: int, average: bool) -> None:
         for g in self.groups[seat]:
-            strat = average_strategy(g.strategy_sum) if average else regret_matching(g.regrets)
-            sigma[g.children] = strat.transpose(0, 2, 1)
+            write_matched(g.strategy_sum if average else g.regrets, g.children, sigma)
 
-    def _refresh_reach(self, seat: int, sigma: np.ndarray, reach: np.ndarray, totals: np.ndarray,
-                       columns: list[np.ndarray]) -> None:
-        """Recompute ``seat``'s reach, its totals R_seat(h) = p . reach and its table columns."""
-        _forward_reach(self.parent, self.parent_actor, sigma, seat, reach[seat])
-        totals[seat] = reach[seat] @ self.prior
+    def _refresh_reach(self, seat: int, sigma: np.ndarray, own_reach: np.ndarray, totals: np.ndarray,
+                       columns: np.ndarray) -> None:
+        """Recompute ``seat``'s own-edge reach under ``sigma``, its totals R_seat(h) = p . reach(h)
+        at every node and its table columns ``TABLE @ q``."""
+        edges = self._edge_node[seat]
+        own_totals = self._own_totals[:edges.size]
+        forward_own_reach(edges, self._edge_parent_row[seat], sigma, self.prior, own_reach[seat, :edges.size], own_totals)
+        np.take(own_totals, self._source_row[seat], out=totals[seat])
+        self._seat_columns(seat, own_reach, columns)
+
+    def _seat_columns(self, seat: int, own_reach: np.ndarray, columns: np.ndarray) -> None:
+        """``seat``'s block of the table columns from its own-edge reach."""
         cols = self._seat_column_range[seat]
-        q = reach[seat][self.column_node[cols]] * self.prior
-        for out, table_t in zip(columns, self._tables_t):
-            out[cols] = q @ table_t
+        if cols.size:
+            q = self._q[:cols.size]
+            gather_weighted(own_reach, self.column_seat[cols], self._column_row[cols], self.prior, q)
+            for out, table_t in zip(columns, self._tables_t):
+                np.matmul(q, table_t, out=out[cols[0]:cols[-1] + 1])
 
     def _refresh_all(self) -> None:
         for seat in range(self.n_seats):
             self._write_sigma(self.sigma, seat, average=False)
         for seat in range(self.n_seats):
-            self._refresh_reach(seat, self.sigma, self.reach, self._totals, self._columns)
+            self._refresh_reach(seat, self.sigma, self._own_reach, self._totals, self._columns)
 
     def average_sigma(self) -> np.ndarray:
         """(n_nodes, m) average strategy on each edge (row = child node; root row = 1)."""
@@ -258,11 +261,25 @@ class Solver:
             _forward_reach(self.parent, self.parent_actor, sigma, seat, reach[seat])
         return reach
 
-    def ending_inputs(self, reach: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Totals R_s(h) (seats, n_nodes) and table columns for an arbitrary ``reach``."""
-        totals = reach @ self.prior
-        q = reach[self.column_seat, self.column_node, :] * self.prior
-        return totals, [q @ table_t for table_t in self._tables_t]
+    def _inputs_under(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`ending_inputs` of the reach under ``sigma``, computed on the own edges only."""
+        own_reach, totals, columns = self._empty_own_reach(), np.zeros_like(self._totals), np.zeros_like(self._columns)
+        for seat in range(self.n_seats):
+            self._refresh_reach(seat, sigma, own_reach, totals, columns)
+        return totals, columns, own_reach
+
+    def ending_inputs(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What the leaf values need from a full ``reach`` (seats, n_nodes, m): totals R_s(h)
+        (seats, n_nodes), the table columns (tables, columns, m) and each seat's reach on its own
+        edges (seats, rows, m)."""
+        own_reach, columns = self._empty_own_reach(), np.zeros_like(self._columns)
+        for seat, edges in enumerate(self._edge_node):
+            own_reach[seat, :edges.size] = reach[seat, edges]
+            self._seat_columns(seat, own_reach, columns)
+        totals = np.zeros_like(self._totals)
+        for seat in range(self.n_seats):
+            weighted_totals(reach[seat], self.prior, totals[seat])
+        return totals, columns, own_reach
 
     # --- values -------------------------------------------------------------------------------
 
@@ -275,29 +292,22 @@ class Solver:
         leaves = np.r_[view.live_local, view.folded_local]
         return view.nodes[leaves], values[leaves]
 
-    def _leaf_values(self, seat: int, inputs: tuple[np.ndarray, list[np.ndarray]], values: np.ndarray) -> None:
+    def _leaf_values(self, seat: int, inputs: tuple, values: np.ndarray) -> None:
         """Write the leaf rows of ``values`` (the seat's view) from totals and table columns."""
         view, t = self.views[seat], self._seat_terms[seat]
-        totals, columns = inputs
-        others = np.delete(totals, seat, axis=0)  # R_k(h) of every other seat
-        values[view.live_local] = (view.live_const * others[:, view.live].prod(axis=0))[:, None]
-        values[view.folded_local] = (view.folded_const * others[:, view.folded].prod(axis=0))[:, None]
-        scale = np.where(t["others"], totals[:, t["node"]].T, 1.0).prod(axis=1)  # prod_{k != seat, j} R_k
-        for coef, cols in zip(t["coefs"], columns):
-            _add_terms(values, t["local"], cols, t["column"], coef * scale)
+        totals, columns = inputs[0], inputs[1]
+        leaf_values(values, totals, seat, view.live, view.live_local, view.live_const, view.folded, view.folded_local,
+                    view.folded_const, t["local"], t["node"], t["column"], t["others"], t["coefs"], columns)
 
-    def _view_values(self, seat: int, sigma: np.ndarray, inputs: tuple[np.ndarray, list[np.ndarray]],
-                     best_response: bool = False) -> np.ndarray:
-        view = self.views[seat]
-        values = np.zeros((view.nodes.size, self.n_classes))
-        if best_response:
-            values[view.decisions_local] = -np.inf
+    def _view_values(self, seat: int, sigma: np.ndarray, inputs: tuple, best_response: bool = False) -> np.ndarray:
+        """The seat's values on its view, in its reused buffer (valid until the next call for the seat)."""
+        view, values = self.views[seat], self._values[seat]
         self._leaf_values(seat, inputs, values)
-        _backward_values(view.parent, view.mine, sigma, view.nodes, values, best_response)
+        backward_values(view.child_start, view.n_children, view.acts, view.nodes, sigma, values, best_response)
         return values
 
     def seat_values(self, seat: int, sigma: np.ndarray, reach: np.ndarray, best_response: bool = False,
-                    ending_inputs: tuple[np.ndarray, list[np.ndarray]] | None = None) -> np.ndarray:
+                    ending_inputs: tuple | None = None) -> np.ndarray:
         """(n_nodes, m) counterfactual values of ``seat`` at every node: under ``sigma`` for the
         seat's own play, or its best response (max per node and class) when ``best_response``.
         Nodes below the seat's own folds are not valued (NaN). ``ending_inputs``: precomputed
@@ -310,19 +320,24 @@ class Solver:
     # --- CFR+ ---------------------------------------------------------------------------------
 
     def iterate(self, iterations: int = 1) -> None:
-        """Run ``iterations`` CFR+ iterations (alternating updates, seats in preflop order)."""
+        """Run ``iterations`` CFR+ iterations (alternating updates, seats in preflop order).
+
+        A seat's update is :func:`pokerlab.solver_kernels.cfr_plus_update` on each of its
+        decision groups: the primitives of :mod:`pokerlab.cfr` (average accumulated with weight
+        ``t * reach``, then instant regrets, regret-matching+ and the new current strategy)
+        fused into one pass that writes the new strategy straight into ``sigma``.
+        """
+        inputs = (self._totals, self._columns, self._own_reach)
         for _ in range(iterations):
             self.iteration += 1
             weight = linear_average_weight(self.iteration)
             for seat in range(self.n_seats):
-                values = self._view_values(seat, self.sigma, (self._totals, self._columns))
+                values = self._view_values(seat, self.sigma, inputs)
+                reach = self._own_reach[seat]
                 for g in self.groups[seat]:
-                    strat = self.sigma[g.children].transpose(0, 2, 1)
-                    action_values = values[g.children_local].transpose(0, 2, 1)
-                    accumulate_average(g.strategy_sum, strat, weight * self.reach[seat][g.nodes])
-                    regret_matching_plus_update(g.regrets, instant_regrets(action_values, strat))
-                self._write_sigma(self.sigma, seat, average=False)
-                self._refresh_reach(seat, self.sigma, self.reach, self._totals, self._columns)
+                    cfr_plus_update(g.regrets, g.strategy_sum, self.sigma, values, reach, g.children,
+                                    g.children_local, g.reach_rows, weight)
+                self._refresh_reach(seat, self.sigma, self._own_reach, self._totals, self._columns)
 
     def exploitability(self) -> tuple[np.ndarray, np.ndarray]:
         """(per-seat exploitability, per-seat value) of the average strategy, bb/hand.
@@ -331,8 +346,7 @@ class Solver:
         others at the average strategy) minus its value under the average profile.
         """
         sigma = self.average_sigma()
-        reach = self.reach_under(sigma)
-        inputs = self.ending_inputs(reach)
+        inputs = self._inputs_under(sigma)
         gains, profile = np.zeros(self.n_seats), np.zeros(self.n_seats)
         for seat in range(self.n_seats):
             profile[seat] = self.prior @ self._view_values(seat, sigma, inputs)[0]

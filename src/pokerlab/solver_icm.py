@@ -82,24 +82,19 @@ class IcmSolver(Solver):
             others[np.arange(sel.size), b] = False
             self._parts.append({
                 "endings": out_endings, "leaf": leaf_of[out_endings], "const": p.const[ending_row[out_endings], seat],
-                "s_node": node, "s_rows": rows, "s_row_index": row_index.reshape(-1), "s_a": a, "s_column": column, "s_others": others,
+                "s_node": node, "s_rows": rows, "s_row_index": row_index.reshape(-1), "s_a": a, "s_reach_row": self._source_row[a, node], "s_column": column, "s_others": others,
                 "s_coefs": [c[sel] for c in coefs]})
 
-    def ending_inputs(self, reach: np.ndarray) -> tuple:
-        """Totals, table columns and the reach itself (the spectator terms need ``q_a``)."""
-        return (*super().ending_inputs(reach), reach)
-
     def _leaf_values(self, seat: int, inputs: tuple, values: np.ndarray) -> None:
-        totals, columns = inputs[0], inputs[1]
-        reach = inputs[2] if len(inputs) > 2 else self.reach  # CFR+ passes its own current state
-        super()._leaf_values(seat, (totals, columns), values)
+        totals, columns, own_reach = inputs
+        super()._leaf_values(seat, inputs, values)
         view, part = self.views[seat], self._parts[seat]
         others = np.delete(totals, seat, axis=0)
         values[view.folded_local] = np.bincount(part["leaf"], part["const"] * others[:, part["endings"]].prod(axis=0),
                                                 minlength=view.folded.size)[:, None]
         if part["s_node"].size:
             scale = np.where(part["s_others"], totals[:, part["s_node"]].T, 1.0).prod(axis=1)
-            q_a = reach[part["s_a"], part["s_node"]] * self.prior
+            q_a = own_reach[part["s_a"], part["s_reach_row"]] * self.prior
             dots = sum(coef * np.einsum("tc,tc->t", q_a, cols[part["s_column"]])
                        for coef, cols in zip(part["s_coefs"], columns))
             values[part["s_rows"]] += np.bincount(part["s_row_index"], dots * scale, minlength=part["s_rows"].size)[:, None]

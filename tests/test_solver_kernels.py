@@ -1,0 +1,85 @@
+"""The preflop solver's fused Numba kernels equal the readable primitives of ``pokerlab.cfr``
+bit for bit on random inputs (the brute-force CFR+ comparison in test_solver.py checks the
+whole solve)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cfr import (accumulate_average, average_strategy, instant_regrets, regret_matching,
+                          regret_matching_plus_update)
+from pokerlab.solver import _forward_reach
+from pokerlab.solver_kernels import cfr_plus_update, forward_own_reach, weighted_totals, write_matched
+
+
+def random_group(rng, k, d=40, m=23, n_nodes=300):
+    """A decision group of ``d`` nodes with ``k`` actions on random edges, with regrets that are
+    zero on whole rows (the uniform branch of regret matching), and arbitrary values."""
+    edges = rng.permutation(np.arange(1, n_nodes))[:d * k].reshape(d, k)
+    local = rng.permutation(np.arange(n_nodes))[:d * k].reshape(d, k)
+    regrets = np.maximum(rng.normal(size=(d, m, k)), 0.0)
+    regrets[rng.uniform(size=(d, m)) < 0.2] = 0.0
+    sums = rng.uniform(size=(d, m, k)) * 10.0 ** rng.integers(-6, 3, (d, m, k))
+    sigma = rng.uniform(size=(n_nodes, m))
+    values = rng.normal(size=(n_nodes, m)) * 10.0 ** rng.integers(-3, 3, (n_nodes, m))
+    reach = rng.uniform(size=(30, m))
+    rows = rng.integers(0, 30, d)
+    return edges, local, regrets, sums, sigma, values, reach, rows
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_fused_update_equals_the_primitive_chain(k):
+    rng = np.random.default_rng(k)
+    children, local, regrets, sums, sigma, values, reach, rows = random_group(rng, k)
+    weight = 17.0
+    # the primitives, as the solver used them before the fused kernel
+    want_regrets, want_sums, want_sigma = regrets.copy(), sums.copy(), sigma.copy()
+    strategy = want_sigma[children].transpose(0, 2, 1)
+    action_values = values[local].transpose(0, 2, 1)
+    accumulate_average(want_sums, strategy, weight * reach[rows])
+    regret_matching_plus_update(want_regrets, instant_regrets(action_values, strategy))
+    want_sigma[children] = regret_matching(want_regrets).transpose(0, 2, 1)
+
+    got_regrets, got_sums, got_sigma = regrets.copy(), sums.copy(), sigma.copy()
+    cfr_plus_update(got_regrets, got_sums, got_sigma, values, reach, children, local, rows, weight)
+    assert np.array_equal(got_regrets, want_regrets)
+    assert np.array_equal(got_sums, want_sums)
+    assert np.array_equal(got_sigma, want_sigma)  # also untouched off the group's edges
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_strategy_writer_equals_regret_matching_and_the_average(k):
+    rng = np.random.default_rng(10 + k)
+    children, _, regrets, sums, sigma, *_ = random_group(rng, k)
+    for x, primitive in ((regrets, regret_matching), (sums, average_strategy)):
+        want, got = sigma.copy(), sigma.copy()
+        want[children] = primitive(x).transpose(0, 2, 1)
+        write_matched(x, children, got)
+        assert np.array_equal(got, want)
+
+
+def test_own_edge_reach_and_totals_equal_the_full_forward_pass():
+    """A seat's reach kept on its own edges only equals the reach at every node of the full
+    pass (copied down below them), and its totals equal prior . reach."""
+    rng = np.random.default_rng(3)
+    n_nodes, m, seat = 200, 17, 1
+    parent = np.r_[-1, [rng.integers(0, h) for h in range(1, n_nodes)]]
+    actor = rng.integers(0, 3, n_nodes)
+    parent_actor = np.r_[-1, actor[parent[1:]]]
+    sigma, prior = rng.uniform(size=(n_nodes, m)), rng.dirichlet(np.ones(m))
+    full = np.zeros((n_nodes, m))
+    _forward_reach(parent, parent_actor, sigma, seat, full)
+
+    edges = np.r_[0, np.flatnonzero(parent_actor == seat)]
+    source = np.zeros(n_nodes, dtype=np.int64)
+    for h in range(1, n_nodes):
+        source[h] = h if parent_actor[h] == seat else source[parent[h]]
+    source_row = np.searchsorted(edges, source)
+    own, own_totals = np.zeros((edges.size, m)), np.zeros(edges.size)
+    forward_own_reach(edges, np.r_[0, source_row[parent[edges[1:]]]], sigma, prior, own, own_totals)
+    assert np.array_equal(own[source_row], full)
+    totals = np.zeros(n_nodes)
+    weighted_totals(full, prior, totals)
+    assert np.array_equal(own_totals[source_row], totals)
+    np.testing.assert_allclose(totals, full @ prior, rtol=1e-14)
