@@ -45,8 +45,8 @@ from numba import njit
 from pokerlab import cards
 from pokerlab.cfr import linear_average_weight
 from pokerlab.payoffs import EndingPayoffs
-from pokerlab.solver_kernels import (backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
-                                     leaf_values, weighted_totals, write_matched)
+from pokerlab.solver_kernels import (add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
+                                     leaf_scalars, region_backward, scatter_scalars, weighted_totals, write_matched)
 from pokerlab.tree import Tree
 
 
@@ -68,18 +68,27 @@ def _forward_reach(parent, parent_actor, sigma, seat, reach):
 class _SeatView:
     """The part of the tree a seat's values need: every node whose parent still has the seat
     in the hand. Below one of its folds a seat's value no longer depends on anything it does:
-    it is ``-contribution * P(the others reach the fold node)``, so the fold node is a leaf."""
+    it is ``-contribution * P(the others reach the fold node)``, so the fold node is a leaf.
+
+    The leaves are the endings the seat is in (the first ``n_live``) then the nodes just after
+    its folds. A leaf's value is a scalar (the same for every class of the seat) plus, at
+    endings, payoff terms proportional to a table column. The seat's values are kept per
+    *region*: row ``r`` of the region values gathers the leaves and terms whose last own edge
+    above them is ``r`` (the rows of :meth:`Solver._make_own_edges`), so a region's value
+    is its leaves plus the values of the seat's decisions inside it."""
 
     nodes: np.ndarray  # tree indices, ascending (so parents come first)
     child_start: np.ndarray  # view-local index of the first child (siblings stay contiguous) ...
     n_children: np.ndarray  # ... and their number, 0 at the view's leaves
     acts: np.ndarray  # the seat decides at the node
-    live: np.ndarray  # endings with the seat in the hand (tree indices) ...
-    live_local: np.ndarray  # ... their view-local indices ...
-    live_const: np.ndarray  # ... and the seat's constant payoff term there
-    folded: np.ndarray  # nodes just after one of the seat's folds (tree indices) ...
-    folded_local: np.ndarray
-    folded_const: np.ndarray  # ... and minus what the seat had put in
+    leaves: np.ndarray  # tree indices of the leaves (live endings, then fold nodes) ...
+    leaf_local: np.ndarray  # ... their view-local indices ...
+    leaf_region: np.ndarray  # ... their regions ...
+    leaf_const: np.ndarray  # ... and the seat's constant payoff there (minus its contribution after a fold)
+    n_live: int
+    decision_region: np.ndarray  # the seat's decisions, children last: the region holding each ...
+    first_child_row: np.ndarray  # ... and the region rows of its children (contiguous)
+    decision_n_children: np.ndarray
 
 
 @dataclass
@@ -88,7 +97,7 @@ class _Group:
 
     nodes: np.ndarray  # (D,) tree indices
     children: np.ndarray  # (D, k) tree indices of the children, in action order
-    children_local: np.ndarray  # (D, k) the children's indices in the seat's view
+    child_rows: np.ndarray  # (D, k) the children's rows in the seat's own-edge arrays (reach, region values)
     reach_rows: np.ndarray  # (D,) rows of the seat's own-edge reach holding its reach at the nodes
     regrets: np.ndarray  # (D, m, k) regret-matching+ values
     strategy_sum: np.ndarray  # (D, m, k) sum of t * reach * strategy
@@ -132,7 +141,8 @@ class Solver:
         self._columns = np.zeros((len(tables), self.column_node.size, m))
         self._own_totals = np.zeros(self._own_reach.shape[1])  # one seat's totals on its own edges
         self._q = np.zeros((max(r.size for r in self._seat_column_range), m))  # one seat's q-vectors
-        self._values = [np.zeros((view.nodes.size, m)) for view in self.views]
+        self._values = [np.zeros((edges.size, m)) for edges in self._edge_node]  # region values
+        self._scalars = [np.zeros(view.leaves.size) for view in self.views]
         self._refresh_all()
 
     # --- set-up -------------------------------------------------------------------------------
@@ -168,8 +178,7 @@ class Solver:
         for k in np.unique(tree.n_children[mine]):
             nodes = mine[tree.n_children[mine] == k]
             children = tree.child_start[nodes][:, None] + np.arange(k)[None, :]
-            local = np.searchsorted(self.views[seat].nodes, children)
-            groups.append(_Group(nodes, children, local, self._source_row[seat, nodes],
+            groups.append(_Group(nodes, children, self._source_row[seat, children], self._source_row[seat, nodes],
                                  np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
         return groups
 
@@ -184,12 +193,15 @@ class Solver:
         ending_row = np.full(self.n_nodes, -1)
         ending_row[p.nodes] = np.arange(p.nodes.size)
         live = nodes[is_ending[nodes] & in_hand[nodes]]
-        folded = nodes[~in_hand[nodes]]
+        leaves = np.r_[live, nodes[~in_hand[nodes]]]
+        region = self._source_row[seat]
+        decisions = tree.decisions[tree.actor[tree.decisions] == seat][::-1]
         return _SeatView(nodes=nodes, child_start=np.searchsorted(nodes, tree.child_start[nodes]), n_children=n_children,
-                         acts=tree.actor[nodes] == seat,
-                         live=live, live_local=np.searchsorted(nodes, live), live_const=p.const[ending_row[live], seat],
-                         folded=folded, folded_local=np.searchsorted(nodes, folded),
-                         folded_const=-tree.contrib[folded, seat])
+                         acts=tree.actor[nodes] == seat, leaves=leaves, leaf_local=np.searchsorted(nodes, leaves),
+                         leaf_region=region[leaves],
+                         leaf_const=np.r_[p.const[ending_row[live], seat], -tree.contrib[leaves[live.size:], seat]],
+                         n_live=live.size, decision_region=region[decisions],
+                         first_child_row=region[tree.child_start[decisions]], decision_n_children=tree.n_children[decisions])
 
     def _make_columns(self) -> None:
         """The distinct opponent vectors the endings need. Seat j's reach at an ending equals its
@@ -213,7 +225,8 @@ class Solver:
         others[:, seat] = False
         others[np.arange(sel.size), p.term_opponent[sel]] = False
         node = p.nodes[p.term_ending[sel]]
-        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node), "column": self._term_column[sel],
+        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node), "region": self._source_row[seat, node],
+                "column": self._term_column[sel],
                 "others": others, "coefs": np.array([coef[sel] for coef in self._term_coefs])}
 
     # --- strategies ---------------------------------------------------------------------------
@@ -283,27 +296,40 @@ class Solver:
 
     # --- values -------------------------------------------------------------------------------
 
+    def _leaf_scalars(self, seat: int, inputs: tuple, out: np.ndarray) -> None:
+        """The class-independent part of the value of each leaf of ``seat``'s view."""
+        view = self.views[seat]
+        leaf_scalars(inputs[0], seat, view.leaves, view.leaf_const, out)
+
+    def _add_terms(self, seat: int, inputs: tuple, values: np.ndarray, rows: str) -> None:
+        t = self._seat_terms[seat]
+        add_terms(values, t[rows], inputs[0], t["node"], t["column"], t["others"], t["coefs"], inputs[1])
+
+    def _view_leaf_values(self, seat: int, inputs: tuple) -> np.ndarray:
+        """(view nodes, m) the seat's view with its leaf rows valued (other rows 0)."""
+        view = self.views[seat]
+        scalars, values = np.zeros(view.leaves.size), np.zeros((view.nodes.size, self.n_classes))
+        self._leaf_scalars(seat, inputs, scalars)
+        scatter_scalars(values, view.leaf_local, scalars)
+        self._add_terms(seat, inputs, values, "local")
+        return values
+
     def leaf_values(self, seat: int, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(tree indices, values) at the leaves of ``seat``'s view: endings it is in and the
         nodes just after its folds; the others' reach taken from ``reach``."""
         view = self.views[seat]
-        values = np.zeros((view.nodes.size, self.n_classes))
-        self._leaf_values(seat, self.ending_inputs(reach), values)
-        leaves = np.r_[view.live_local, view.folded_local]
-        return view.nodes[leaves], values[leaves]
+        return view.leaves, self._view_leaf_values(seat, self.ending_inputs(reach))[view.leaf_local]
 
-    def _leaf_values(self, seat: int, inputs: tuple, values: np.ndarray) -> None:
-        """Write the leaf rows of ``values`` (the seat's view) from totals and table columns."""
-        view, t = self.views[seat], self._seat_terms[seat]
-        totals, columns = inputs[0], inputs[1]
-        leaf_values(values, totals, seat, view.live, view.live_local, view.live_const, view.folded, view.folded_local,
-                    view.folded_const, t["local"], t["node"], t["column"], t["others"], t["coefs"], columns)
-
-    def _view_values(self, seat: int, sigma: np.ndarray, inputs: tuple, best_response: bool = False) -> np.ndarray:
-        """The seat's values on its view, in its reused buffer (valid until the next call for the seat)."""
-        view, values = self.views[seat], self._values[seat]
-        self._leaf_values(seat, inputs, values)
-        backward_values(view.child_start, view.n_children, view.acts, view.nodes, sigma, values, best_response)
+    def _region_values(self, seat: int, sigma: np.ndarray, inputs: tuple, best_response: bool = False) -> np.ndarray:
+        """The seat's values on its own edges (row 0: the root), in its reused buffer (valid
+        until the next call for the seat): its action values under ``sigma`` for its own play,
+        or under its best response."""
+        view, values, scalars = self.views[seat], self._values[seat], self._scalars[seat]
+        self._leaf_scalars(seat, inputs, scalars)
+        scatter_scalars(values, view.leaf_region, scalars)
+        self._add_terms(seat, inputs, values, "region")
+        region_backward(values, view.decision_region, view.first_child_row, view.decision_n_children,
+                        self._edge_node[seat], sigma, best_response)
         return values
 
     def seat_values(self, seat: int, sigma: np.ndarray, reach: np.ndarray, best_response: bool = False,
@@ -312,9 +338,11 @@ class Solver:
         seat's own play, or its best response (max per node and class) when ``best_response``.
         Nodes below the seat's own folds are not valued (NaN). ``ending_inputs``: precomputed
         :meth:`ending_inputs` of ``reach`` (saves the products)."""
-        inputs = ending_inputs if ending_inputs is not None else self.ending_inputs(reach)
+        view = self.views[seat]
+        values = self._view_leaf_values(seat, ending_inputs if ending_inputs is not None else self.ending_inputs(reach))
+        backward_values(view.child_start, view.n_children, view.acts, view.nodes, sigma, values, best_response)
         out = np.full((self.n_nodes, self.n_classes), np.nan)
-        out[self.views[seat].nodes] = self._view_values(seat, sigma, inputs, best_response)
+        out[view.nodes] = values
         return out
 
     # --- CFR+ ---------------------------------------------------------------------------------
@@ -332,11 +360,11 @@ class Solver:
             self.iteration += 1
             weight = linear_average_weight(self.iteration)
             for seat in range(self.n_seats):
-                values = self._view_values(seat, self.sigma, inputs)
+                values = self._region_values(seat, self.sigma, inputs)
                 reach = self._own_reach[seat]
                 for g in self.groups[seat]:
                     cfr_plus_update(g.regrets, g.strategy_sum, self.sigma, values, reach, g.children,
-                                    g.children_local, g.reach_rows, weight)
+                                    g.child_rows, g.reach_rows, weight)
                 self._refresh_reach(seat, self.sigma, self._own_reach, self._totals, self._columns)
 
     def exploitability(self) -> tuple[np.ndarray, np.ndarray]:
@@ -349,8 +377,8 @@ class Solver:
         inputs = self._inputs_under(sigma)
         gains, profile = np.zeros(self.n_seats), np.zeros(self.n_seats)
         for seat in range(self.n_seats):
-            profile[seat] = self.prior @ self._view_values(seat, sigma, inputs)[0]
-            gains[seat] = self.prior @ self._view_values(seat, sigma, inputs, best_response=True)[0] - profile[seat]
+            profile[seat] = self.prior @ self._region_values(seat, sigma, inputs)[0]
+            gains[seat] = self.prior @ self._region_values(seat, sigma, inputs, best_response=True)[0] - profile[seat]
         return gains, profile
 
     # --- state --------------------------------------------------------------------------------

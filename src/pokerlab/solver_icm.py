@@ -20,6 +20,7 @@ term ``(a, z, b)``), so each spectator term costs one dot product of length m pe
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
@@ -29,6 +30,51 @@ from pokerlab.tree import Tree
 
 ICM_FORMATS = ("icm_bubble", "icm_final")
 """Formats valued by ICM; each uses the payout structure of the same name."""
+
+
+@njit(cache=True, inline="always")
+def _spectator_dot(own_reach, a, r, prior, columns, tab, col):
+    """``<q_a, TABLE q_b> = sum_c own_reach[a, r, c] * prior[c] * columns[tab, col, c]`` in a
+    fixed order (four interleaved partial sums, then the tail)."""
+    m = prior.size
+    s0 = s1 = s2 = s3 = 0.0
+    c = 0
+    while c + 4 <= m:
+        s0 += own_reach[a, r, c] * prior[c] * columns[tab, col, c]
+        s1 += own_reach[a, r, c + 1] * prior[c + 1] * columns[tab, col, c + 1]
+        s2 += own_reach[a, r, c + 2] * prior[c + 2] * columns[tab, col, c + 2]
+        s3 += own_reach[a, r, c + 3] * prior[c + 3] * columns[tab, col, c + 3]
+        c += 4
+    total = (s0 + s1) + (s2 + s3)
+    while c < m:
+        total += own_reach[a, r, c] * prior[c] * columns[tab, col, c]
+        c += 1
+    return total
+
+
+@njit(cache=True)
+def _fold_and_spectator_scalars(scalars, totals, seat, n_live, endings, leaf, const, s_node, s_leaf, s_a, s_reach_row,
+                                s_column, s_others, s_coefs, columns, own_reach, prior):
+    """Replace the scalars of the seat's fold leaves (``scalars[n_live:]``) by
+    ``sum_z const[z] * prod_{k != seat} R_k(z)`` over the endings below each (``leaf[i]``: the
+    fold leaf of ``endings[i]``), then add each spectator term
+    ``coef * <q_a, TABLE q_b> * prod_{k in others} R_k`` to the scalar of its leaf."""
+    scalars[n_live:] = 0.0
+    for i in range(endings.size):
+        product = 1.0
+        for k in range(totals.shape[0]):
+            if k != seat:
+                product *= totals[k, endings[i]]
+        scalars[leaf[i]] += const[i] * product
+    for t in range(s_node.size):
+        scale = 1.0
+        for k in range(totals.shape[0]):
+            if s_others[t, k]:
+                scale *= totals[k, s_node[t]]
+        dots = 0.0
+        for tab in range(columns.shape[0]):
+            dots += s_coefs[tab, t] * _spectator_dot(own_reach, s_a[t], s_reach_row[t], prior, columns, tab, s_column[t])
+        scalars[s_leaf[t]] += dots * scale
 
 
 class IcmSolver(Solver):
@@ -57,8 +103,8 @@ class IcmSolver(Solver):
             view = self.views[seat]
             out_endings = p.nodes[~tree.in_hand[p.nodes, seat]]
             # the fold leaf above each ending the seat is out of: the first node on the path without it
-            leaf_of = np.full(n_nodes, -1)
-            leaf_of[view.folded] = np.arange(view.folded.size)
+            leaf_of = np.full(n_nodes, -1)  # (index into view.leaves)
+            leaf_of[view.leaves[view.n_live:]] = np.arange(view.n_live, view.leaves.size)
             for h in range(1, n_nodes):
                 if leaf_of[h] < 0 and not tree.in_hand[h, seat]:
                     leaf_of[h] = leaf_of[tree.parent[h]]
@@ -70,34 +116,27 @@ class IcmSolver(Solver):
             if not np.array_equal(term_keys[term], keys):
                 raise ValueError("a spectator pair (a, b) has no payoff term (a, z, b) to share its table column")
             column = self._term_column[term]
-            # a spectator term lands on the seat's row of the ending if it is in the hand (the third
+            # a spectator term lands on the seat's leaf at the ending if it is in the hand (the third
             # seat of a three-way pot watching one duel), else on the fold leaf above the ending
             in_hand = tree.in_hand[node, seat]
-            row = np.searchsorted(view.nodes, node)
-            row[~in_hand] = view.folded_local[leaf_of[node[~in_hand]]]
-            rows, row_index = np.unique(row, return_inverse=True)
+            leaf = np.searchsorted(view.leaves[:view.n_live], node)
+            leaf[~in_hand] = leaf_of[node[~in_hand]]
             others = np.ones((sel.size, self.n_seats), dtype=bool)
             others[:, seat] = False
             others[np.arange(sel.size), a] = False
             others[np.arange(sel.size), b] = False
             self._parts.append({
                 "endings": out_endings, "leaf": leaf_of[out_endings], "const": p.const[ending_row[out_endings], seat],
-                "s_node": node, "s_rows": rows, "s_row_index": row_index.reshape(-1), "s_a": a, "s_reach_row": self._source_row[a, node], "s_column": column, "s_others": others,
-                "s_coefs": [c[sel] for c in coefs]})
+                "s_node": node, "s_leaf": leaf, "s_a": a, "s_reach_row": self._source_row[a, node], "s_column": column,
+                "s_others": others, "s_coefs": np.array([c[sel] for c in coefs])})
 
-    def _leaf_values(self, seat: int, inputs: tuple, values: np.ndarray) -> None:
+    def _leaf_scalars(self, seat: int, inputs: tuple, out: np.ndarray) -> None:
+        super()._leaf_scalars(seat, inputs, out)
         totals, columns, own_reach = inputs
-        super()._leaf_values(seat, inputs, values)
         view, part = self.views[seat], self._parts[seat]
-        others = np.delete(totals, seat, axis=0)
-        values[view.folded_local] = np.bincount(part["leaf"], part["const"] * others[:, part["endings"]].prod(axis=0),
-                                                minlength=view.folded.size)[:, None]
-        if part["s_node"].size:
-            scale = np.where(part["s_others"], totals[:, part["s_node"]].T, 1.0).prod(axis=1)
-            q_a = own_reach[part["s_a"], part["s_reach_row"]] * self.prior
-            dots = sum(coef * np.einsum("tc,tc->t", q_a, cols[part["s_column"]])
-                       for coef, cols in zip(part["s_coefs"], columns))
-            values[part["s_rows"]] += np.bincount(part["s_row_index"], dots * scale, minlength=part["s_rows"].size)[:, None]
+        _fold_and_spectator_scalars(out, totals, seat, view.n_live, part["endings"], part["leaf"], part["const"],
+                                    part["s_node"], part["s_leaf"], part["s_a"], part["s_reach_row"], part["s_column"],
+                                    part["s_others"], part["s_coefs"], columns, own_reach, self.prior)
 
 
 def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarray,

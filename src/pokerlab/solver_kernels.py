@@ -22,53 +22,59 @@ def _nonnegative(x):
 
 
 @njit(cache=True, inline="always")
-def _match_row(x, d, c, children, sigma):
-    """Regret matching of ``x[d, c, :]`` written to ``sigma[children[d, a], c]``:
-    proportional to the positive part, uniform if no entry is positive."""
-    k = x.shape[2]
-    total = _nonnegative(x[d, c, 0])
+def _match_node(x, d, children, sigma, total):
+    """Regret matching of ``x[d]`` (m, k) written to ``sigma[children[d, a]]``: proportional to
+    the positive part, uniform where no entry is positive. ``total``: (m,) scratch."""
+    m, k = x.shape[1], x.shape[2]
+    for c in range(m):
+        total[c] = _nonnegative(x[d, c, 0])
     for a in range(1, k):
-        total += _nonnegative(x[d, c, a])
-    if total > 0.0:
-        for a in range(k):
-            sigma[children[d, a], c] = _nonnegative(x[d, c, a]) / total
-    else:
-        for a in range(k):
-            sigma[children[d, a], c] = 1.0 / k
+        for c in range(m):
+            total[c] += _nonnegative(x[d, c, a])
+    for a in range(k):
+        row = children[d, a]
+        for c in range(m):
+            sigma[row, c] = _nonnegative(x[d, c, a]) / total[c] if total[c] > 0.0 else 1.0 / k
 
 
 @njit(cache=True)
 def write_matched(x, children, sigma):
     """``sigma[children[d, a], c] = regret_matching(x)[d, c, a]`` for a group's regrets (the
     current strategy) or strategy sums (the average strategy)."""
+    total = np.empty(x.shape[1])
     for d in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            _match_row(x, d, c, children, sigma)
+        _match_node(x, d, children, sigma, total)
 
 
 @njit(cache=True)
-def cfr_plus_update(regrets, strategy_sum, sigma, values, reach, children, children_local, node_rows, weight):
+def cfr_plus_update(regrets, strategy_sum, sigma, values, reach, children, value_rows, node_rows, weight):
     """One CFR+ update of a decision group of the seat being updated, in place.
 
-    ``values``: the seat's counterfactual values on its view (row = view-local node, so the
-    action values are ``values[children_local[d, a]]``); ``reach[node_rows[d]]``: the seat's own
-    reach at node ``d``; ``weight``: the linear averaging weight ``t``. Equivalent to
+    ``values``: the seat's counterfactual values, the action values being
+    ``values[value_rows[d, a]]``; ``reach[node_rows[d]]``: the seat's own reach at node ``d``;
+    ``weight``: the linear averaging weight ``t``. Equivalent to
     ``accumulate_average(strategy_sum, s, weight * reach)``, then
     ``regret_matching_plus_update(regrets, instant_regrets(action_values, s))`` and writing
     ``regret_matching(regrets)`` into ``sigma``, where ``s`` is the strategy in ``sigma``.
+    Loops run over the classes innermost (contiguous rows of ``sigma`` and ``values``).
     """
-    k = regrets.shape[2]
+    m, k = regrets.shape[1], regrets.shape[2]
+    ev, scratch = np.empty(m), np.empty(m)
     for d in range(regrets.shape[0]):
+        row, vrow = children[d, 0], value_rows[d, 0]
+        for c in range(m):
+            ev[c] = sigma[row, c] * values[vrow, c]
+        for a in range(1, k):
+            row, vrow = children[d, a], value_rows[d, a]
+            for c in range(m):
+                ev[c] += sigma[row, c] * values[vrow, c]
         r = node_rows[d]
-        for c in range(regrets.shape[1]):
-            ev = sigma[children[d, 0], c] * values[children_local[d, 0], c]
-            for a in range(1, k):
-                ev += sigma[children[d, a], c] * values[children_local[d, a], c]
-            w = weight * reach[r, c]
-            for a in range(k):
-                strategy_sum[d, c, a] += w * sigma[children[d, a], c]
-                regrets[d, c, a] = _nonnegative(regrets[d, c, a] + (values[children_local[d, a], c] - ev))
-            _match_row(regrets, d, c, children, sigma)
+        for a in range(k):
+            row, vrow = children[d, a], value_rows[d, a]
+            for c in range(m):
+                strategy_sum[d, c, a] += (weight * reach[r, c]) * sigma[row, c]
+                regrets[d, c, a] = _nonnegative(regrets[d, c, a] + (values[vrow, c] - ev[c]))
+        _match_node(regrets, d, children, sigma, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -122,44 +128,78 @@ def gather_weighted(reach, seat, rows, prior, out):
             out[i, c] = reach[s, r, c] * prior[c]
 
 
-@njit(cache=True, inline="always")
-def _others_product(totals, seat, h):
-    """prod_{k != seat} totals[k, h], in seat order."""
-    out = 1.0
-    for k in range(totals.shape[0]):
-        if k != seat:
-            out *= totals[k, h]
-    return out
+@njit(cache=True)
+def leaf_scalars(totals, seat, leaves, leaf_const, out):
+    """``out[i] = leaf_const[i] * prod_{k != seat} totals[k, leaves[i]]`` (products in seat
+    order): the part of a leaf's value that does not depend on the seat's class."""
+    for i in range(leaves.size):
+        product = 1.0
+        for k in range(totals.shape[0]):
+            if k != seat:
+                product *= totals[k, leaves[i]]
+        out[i] = leaf_const[i] * product
 
 
 @njit(cache=True)
-def leaf_values(values, totals, seat, live, live_local, live_const, folded, folded_local, folded_const,
-                term_local, term_node, term_column, term_others, term_coefs, columns):
-    """Write the leaf rows of ``seat``'s view values (chip payoffs, see :mod:`pokerlab.solver`).
+def scatter_scalars(values, rows, scalars):
+    """``values[r] = sum of scalars[i] over rows[i] == r`` (summed in order), broadcast over
+    the classes; rows that receive no scalar are set to 0."""
+    total = np.zeros(values.shape[0])
+    for i in range(rows.size):
+        total[rows[i]] += scalars[i]
+    for r in range(values.shape[0]):
+        for c in range(values.shape[1]):
+            values[r, c] = total[r]
 
-    Endings the seat is in: ``const * prod_{k != seat} R_k`` plus, per payoff term ``t`` and
-    table ``i``, ``term_coefs[i, t] * prod_{k in others[t]} R_k * columns[i, term_column[t]]``;
-    the nodes just after its folds: ``-contribution * prod_{k != seat} R_k``.
-    """
-    m = values.shape[1]
-    for i in range(live.size):
-        v = live_const[i] * _others_product(totals, seat, live[i])
-        for c in range(m):
-            values[live_local[i], c] = v
-    for i in range(folded.size):
-        v = folded_const[i] * _others_product(totals, seat, folded[i])
-        for c in range(m):
-            values[folded_local[i], c] = v
-    for tab in range(columns.shape[0]):
-        for t in range(term_local.size):
-            scale = 1.0
-            for k in range(totals.shape[0]):
-                if term_others[t, k]:
-                    scale *= totals[k, term_node[t]]
-            w = term_coefs[tab, t] * scale
-            r, col = term_local[t], term_column[t]
+
+@njit(cache=True)
+def add_terms(values, rows, totals, term_node, term_column, term_others, term_coefs, columns):
+    """``values[rows[t]] += sum_i term_coefs[i, t] * prod_{k in others[t]} R_k * columns[i, term_column[t]]``
+    for every payoff term ``t`` and table ``i`` (the class-dependent part of the leaf values)."""
+    n_tables, m = columns.shape[0], values.shape[1]
+    for t in range(rows.size):
+        scale = 1.0
+        for k in range(totals.shape[0]):
+            if term_others[t, k]:
+                scale *= totals[k, term_node[t]]
+        r, col = rows[t], term_column[t]
+        w0 = term_coefs[0, t] * scale
+        if n_tables == 1:
             for c in range(m):
-                values[r, c] += w * columns[tab, col, c]
+                values[r, c] += w0 * columns[0, col, c]
+        else:
+            w1 = term_coefs[1, t] * scale
+            for c in range(m):
+                values[r, c] += w0 * columns[0, col, c] + w1 * columns[1, col, c]
+
+
+@njit(cache=True)
+def region_backward(values, decision_region, first_child_row, n_children, edge_node, sigma, best_response):
+    """Complete a seat's values on its own edges. Row ``r`` of ``values`` holds the sum of the
+    leaves and terms whose last own edge above them is ``r`` (row 0: the root); the seat's
+    decisions are given children last (descending tree order), each with the row of its region
+    and the rows of its children (its own edges, contiguous). Each decision's value - the
+    strategy-weighted sum over its actions, or their max when ``best_response`` - is added to
+    its region; children are summed last to first."""
+    m = values.shape[1]
+    v = np.empty(m)
+    for d in range(decision_region.size):
+        s, n = first_child_row[d], n_children[d]
+        if best_response:
+            v[:] = -np.inf
+            for a in range(n - 1, -1, -1):
+                for c in range(m):
+                    if values[s + a, c] > v[c]:
+                        v[c] = values[s + a, c]
+        else:
+            v[:] = 0.0
+            for a in range(n - 1, -1, -1):
+                g = edge_node[s + a]
+                for c in range(m):
+                    v[c] += sigma[g, c] * values[s + a, c]
+        r = decision_region[d]
+        for c in range(m):
+            values[r, c] += v[c]
 
 
 @njit(cache=True)
