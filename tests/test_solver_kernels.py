@@ -9,8 +9,15 @@ import pytest
 
 from pokerlab.cfr import (accumulate_average, average_strategy, instant_regrets, regret_matching,
                           regret_matching_plus_update)
-from pokerlab.solver import _forward_reach
+from pokerlab.icm import load_payouts
+from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.payoffs_icm import icm_payoffs
+from pokerlab.solver import Solver, _forward_reach
+from pokerlab.solver_icm import ICM_FORMATS, IcmSolver
 from pokerlab.solver_kernels import cfr_plus_update, forward_own_reach, weighted_totals, write_matched
+from pokerlab.spot import Spot, load_sizing
+from pokerlab.tree import build_tree
+from test_payoffs import random_tables
 
 
 def random_group(rng, k, d=40, m=23, n_nodes=300):
@@ -83,3 +90,28 @@ def test_own_edge_reach_and_totals_equal_the_full_forward_pass():
     weighted_totals(full, prior, totals)
     assert np.array_equal(own_totals[source_row], totals)
     np.testing.assert_allclose(totals, full @ prior, rtol=1e-14)
+
+
+@pytest.mark.parametrize("fmt, seats, depth", [("cash", 4, 12), ("cash", 3, 100), ("icm_final", 4, 10), ("icm_bubble", 3, 15)])
+def test_region_values_equal_the_values_on_the_whole_view(fmt, seats, depth):
+    """CFR+ and the exploitability value each seat per region of its own edges; the read-out
+    walks the seat's whole view. Both must give the same values at every own edge (the action
+    values) and at the root, under a random profile and under the best response."""
+    tree = build_tree(Spot(fmt, seats, depth), load_sizing())
+    win, tie, prior = *random_tables(4, 2), np.random.default_rng(2).dirichlet(np.ones(4))
+    if fmt in ICM_FORMATS:
+        solver = IcmSolver(tree, icm_payoffs(tree, PostflopModel(), load_payouts()[fmt]), win, tie, prior)
+    else:
+        solver = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), win, tie, prior)
+    rng = np.random.default_rng(9)
+    sigma = rng.uniform(0, 1, (tree.n_nodes, 4))
+    sums = np.zeros_like(sigma)
+    np.add.at(sums, tree.parent[1:], sigma[1:])
+    sigma[1:] /= sums[tree.parent[1:]]
+    reach = solver.reach_under(sigma)
+    inputs = solver.ending_inputs(reach)
+    for seat in range(seats):
+        for best_response in (False, True):
+            whole = solver.seat_values(seat, sigma, reach, best_response, ending_inputs=inputs)
+            regions = solver._region_values(seat, sigma, inputs, best_response)
+            np.testing.assert_allclose(regions, whole[solver._edge_node[seat]], rtol=1e-12, atol=1e-14)

@@ -103,6 +103,16 @@ class _Group:
     strategy_sum: np.ndarray  # (D, m, k) sum of t * reach * strategy
 
 
+@dataclass
+class EndingInputs:
+    """What the leaf values need from a profile's reach (all seats)."""
+
+    totals: np.ndarray  # (seats, n_nodes) R_s(h) = prior . reach_s(h)
+    columns: np.ndarray  # (tables, columns, m) TABLE @ q for every column
+    own_reach: np.ndarray  # (seats, rows, m) each seat's reach on its own edges (rows past them unused)
+    extra: np.ndarray | None = None  # what a subclass derives from the above (ICM: spectator dot products)
+
+
 class Solver:
     """CFR+ state for one tree, one payoff structure and one pair of showdown tables.
 
@@ -134,12 +144,11 @@ class Solver:
         self.groups: list[list[_Group]] = [self._make_groups(seat) for seat in range(self.n_seats)]
         self._make_columns()
         self._seat_terms = [self._make_terms(seat) for seat in range(self.n_seats)]
+        self._make_extra_terms()
         self.iteration = 0
         self.sigma = np.ones((self.n_nodes, m))
-        self._own_reach = self._empty_own_reach()
-        self._totals = np.ones((self.n_seats, self.n_nodes))
-        self._columns = np.zeros((len(tables), self.column_node.size, m))
-        self._own_totals = np.zeros(self._own_reach.shape[1])  # one seat's totals on its own edges
+        self._inputs = self._new_inputs()  # of the current strategies, kept up to date seat by seat
+        self._own_totals = np.zeros(self._inputs.own_reach.shape[1])  # one seat's totals on its own edges
         self._q = np.zeros((max(r.size for r in self._seat_column_range), m))  # one seat's q-vectors
         self._values = [np.zeros((edges.size, m)) for edges in self._edge_node]  # region values
         self._scalars = [np.zeros(view.leaves.size) for view in self.views]
@@ -167,9 +176,11 @@ class Solver:
             self._edge_node.append(edges)
             self._edge_parent_row.append(np.r_[0, self._source_row[seat, tree.parent[edges[1:]]]])
 
-    def _empty_own_reach(self) -> np.ndarray:
-        """(seats, rows, m) own-edge reach (rows past a seat's edges unused)."""
-        return np.zeros((self.n_seats, max(e.size for e in self._edge_node), self.n_classes))
+    def _new_inputs(self) -> EndingInputs:
+        rows = max(e.size for e in self._edge_node)
+        return EndingInputs(np.zeros((self.n_seats, self.n_nodes)),
+                            np.zeros((len(self._tables_t), self.column_node.size, self.n_classes)),
+                            np.zeros((self.n_seats, rows, self.n_classes)))
 
     def _make_groups(self, seat: int) -> list[_Group]:
         tree, m = self.tree, self.n_classes
@@ -235,30 +246,39 @@ class Solver:
         for g in self.groups[seat]:
             write_matched(g.strategy_sum if average else g.regrets, g.children, sigma)
 
-    def _refresh_reach(self, seat: int, sigma: np.ndarray, own_reach: np.ndarray, totals: np.ndarray,
-                       columns: np.ndarray) -> None:
-        """Recompute ``seat``'s own-edge reach under ``sigma``, its totals R_seat(h) = p . reach(h)
-        at every node and its table columns ``TABLE @ q``."""
+    def _refresh_reach(self, seat: int, sigma: np.ndarray, inputs: EndingInputs) -> None:
+        """Recompute ``seat``'s part of ``inputs`` under ``sigma``: its own-edge reach, its totals
+        R_seat(h) = p . reach(h) at every node, its table columns ``TABLE @ q`` and what derives
+        from them."""
         edges = self._edge_node[seat]
         own_totals = self._own_totals[:edges.size]
-        forward_own_reach(edges, self._edge_parent_row[seat], sigma, self.prior, own_reach[seat, :edges.size], own_totals)
-        np.take(own_totals, self._source_row[seat], out=totals[seat])
-        self._seat_columns(seat, own_reach, columns)
+        forward_own_reach(edges, self._edge_parent_row[seat], sigma, self.prior, inputs.own_reach[seat, :edges.size],
+                          own_totals)
+        np.take(own_totals, self._source_row[seat], out=inputs.totals[seat])
+        self._seat_columns(seat, inputs)
+        self._refresh_extra(seat, inputs)
 
-    def _seat_columns(self, seat: int, own_reach: np.ndarray, columns: np.ndarray) -> None:
+    def _seat_columns(self, seat: int, inputs: EndingInputs) -> None:
         """``seat``'s block of the table columns from its own-edge reach."""
         cols = self._seat_column_range[seat]
         if cols.size:
             q = self._q[:cols.size]
-            gather_weighted(own_reach, self.column_seat[cols], self._column_row[cols], self.prior, q)
-            for out, table_t in zip(columns, self._tables_t):
+            gather_weighted(inputs.own_reach, self.column_seat[cols], self._column_row[cols], self.prior, q)
+            for out, table_t in zip(inputs.columns, self._tables_t):
                 np.matmul(q, table_t, out=out[cols[0]:cols[-1] + 1])
+
+    def _make_extra_terms(self) -> None:
+        """Hook for subclasses whose payoffs have more than the chip terms (called once the views,
+        columns and terms exist, before the first strategies are valued)."""
+
+    def _refresh_extra(self, seat: int, inputs: EndingInputs) -> None:
+        """Hook for subclasses: update ``inputs.extra`` after ``seat``'s reach and columns changed."""
 
     def _refresh_all(self) -> None:
         for seat in range(self.n_seats):
             self._write_sigma(self.sigma, seat, average=False)
         for seat in range(self.n_seats):
-            self._refresh_reach(seat, self.sigma, self._own_reach, self._totals, self._columns)
+            self._refresh_reach(seat, self.sigma, self._inputs)
 
     def average_sigma(self) -> np.ndarray:
         """(n_nodes, m) average strategy on each edge (row = child node; root row = 1)."""
@@ -274,38 +294,35 @@ class Solver:
             _forward_reach(self.parent, self.parent_actor, sigma, seat, reach[seat])
         return reach
 
-    def _inputs_under(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _inputs_under(self, sigma: np.ndarray) -> EndingInputs:
         """:meth:`ending_inputs` of the reach under ``sigma``, computed on the own edges only."""
-        own_reach, totals, columns = self._empty_own_reach(), np.zeros_like(self._totals), np.zeros_like(self._columns)
+        inputs = self._new_inputs()
         for seat in range(self.n_seats):
-            self._refresh_reach(seat, sigma, own_reach, totals, columns)
-        return totals, columns, own_reach
+            self._refresh_reach(seat, sigma, inputs)
+        return inputs
 
-    def ending_inputs(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What the leaf values need from a full ``reach`` (seats, n_nodes, m): totals R_s(h)
-        (seats, n_nodes), the table columns (tables, columns, m) and each seat's reach on its own
-        edges (seats, rows, m)."""
-        own_reach, columns = self._empty_own_reach(), np.zeros_like(self._columns)
+    def ending_inputs(self, reach: np.ndarray) -> EndingInputs:
+        """What the leaf values need from a full ``reach`` (seats, n_nodes, m)."""
+        inputs = self._new_inputs()
         for seat, edges in enumerate(self._edge_node):
-            own_reach[seat, :edges.size] = reach[seat, edges]
-            self._seat_columns(seat, own_reach, columns)
-        totals = np.zeros_like(self._totals)
-        for seat in range(self.n_seats):
-            weighted_totals(reach[seat], self.prior, totals[seat])
-        return totals, columns, own_reach
+            inputs.own_reach[seat, :edges.size] = reach[seat, edges]
+            weighted_totals(reach[seat], self.prior, inputs.totals[seat])
+            self._seat_columns(seat, inputs)
+            self._refresh_extra(seat, inputs)
+        return inputs
 
     # --- values -------------------------------------------------------------------------------
 
-    def _leaf_scalars(self, seat: int, inputs: tuple, out: np.ndarray) -> None:
+    def _leaf_scalars(self, seat: int, inputs: EndingInputs, out: np.ndarray) -> None:
         """The class-independent part of the value of each leaf of ``seat``'s view."""
         view = self.views[seat]
-        leaf_scalars(inputs[0], seat, view.leaves, view.leaf_const, out)
+        leaf_scalars(inputs.totals, seat, view.leaves, view.leaf_const, out)
 
-    def _add_terms(self, seat: int, inputs: tuple, values: np.ndarray, rows: str) -> None:
+    def _add_terms(self, seat: int, inputs: EndingInputs, values: np.ndarray, rows: str) -> None:
         t = self._seat_terms[seat]
-        add_terms(values, t[rows], inputs[0], t["node"], t["column"], t["others"], t["coefs"], inputs[1])
+        add_terms(values, t[rows], inputs.totals, t["node"], t["column"], t["others"], t["coefs"], inputs.columns)
 
-    def _view_leaf_values(self, seat: int, inputs: tuple) -> np.ndarray:
+    def _view_leaf_values(self, seat: int, inputs: EndingInputs) -> np.ndarray:
         """(view nodes, m) the seat's view with its leaf rows valued (other rows 0)."""
         view = self.views[seat]
         scalars, values = np.zeros(view.leaves.size), np.zeros((view.nodes.size, self.n_classes))
@@ -320,7 +337,7 @@ class Solver:
         view = self.views[seat]
         return view.leaves, self._view_leaf_values(seat, self.ending_inputs(reach))[view.leaf_local]
 
-    def _region_values(self, seat: int, sigma: np.ndarray, inputs: tuple, best_response: bool = False) -> np.ndarray:
+    def _region_values(self, seat: int, sigma: np.ndarray, inputs: EndingInputs, best_response: bool = False) -> np.ndarray:
         """The seat's values on its own edges (row 0: the root), in its reused buffer (valid
         until the next call for the seat): its action values under ``sigma`` for its own play,
         or under its best response."""
@@ -333,7 +350,7 @@ class Solver:
         return values
 
     def seat_values(self, seat: int, sigma: np.ndarray, reach: np.ndarray, best_response: bool = False,
-                    ending_inputs: tuple | None = None) -> np.ndarray:
+                    ending_inputs: EndingInputs | None = None) -> np.ndarray:
         """(n_nodes, m) counterfactual values of ``seat`` at every node: under ``sigma`` for the
         seat's own play, or its best response (max per node and class) when ``best_response``.
         Nodes below the seat's own folds are not valued (NaN). ``ending_inputs``: precomputed
@@ -355,17 +372,17 @@ class Solver:
         ``t * reach``, then instant regrets, regret-matching+ and the new current strategy)
         fused into one pass that writes the new strategy straight into ``sigma``.
         """
-        inputs = (self._totals, self._columns, self._own_reach)
+        inputs = self._inputs
         for _ in range(iterations):
             self.iteration += 1
             weight = linear_average_weight(self.iteration)
             for seat in range(self.n_seats):
                 values = self._region_values(seat, self.sigma, inputs)
-                reach = self._own_reach[seat]
+                reach = inputs.own_reach[seat]
                 for g in self.groups[seat]:
                     cfr_plus_update(g.regrets, g.strategy_sum, self.sigma, values, reach, g.children,
                                     g.child_rows, g.reach_rows, weight)
-                self._refresh_reach(seat, self.sigma, self._own_reach, self._totals, self._columns)
+                self._refresh_reach(seat, self.sigma, inputs)
 
     def exploitability(self) -> tuple[np.ndarray, np.ndarray]:
         """(per-seat exploitability, per-seat value) of the average strategy, bb/hand.

@@ -14,7 +14,9 @@ of each fold leaf ``f`` of seat ``s`` by the exact sum over the endings ``z`` be
 reach a seat still in a three-way pot while one duel of the other two is played out (its
 bust place depends on it); they are added to its row of the ending. ``TABLE q_b(z)`` is the
 column the chip solver already keeps for seat ``b``'s reach at ``z`` (shared with the payoff
-term ``(a, z, b)``), so each spectator term costs one dot product of length m per seat update.
+term ``(a, z, b)``). The dot products ``<q_a, TABLE q_b>`` are shared by every spectator of
+the duel: they are kept with the ending inputs and recomputed when seat ``a`` or ``b`` has
+changed its strategy, so a spectator term costs a few scalar products per seat update.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from numba import njit
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.payoffs_icm import IcmPayoffs, icm_payoffs
-from pokerlab.solver import Solver
+from pokerlab.solver import EndingInputs, Solver
 from pokerlab.tree import Tree
 
 ICM_FORMATS = ("icm_bubble", "icm_final")
@@ -53,8 +55,17 @@ def _spectator_dot(own_reach, a, r, prior, columns, tab, col):
 
 
 @njit(cache=True)
-def _fold_and_spectator_scalars(scalars, totals, seat, n_live, endings, leaf, const, s_node, s_leaf, s_a, s_reach_row,
-                                s_column, s_others, s_coefs, columns, own_reach, prior):
+def _duel_dots(dots, ids, duel_a, duel_row, duel_column, own_reach, prior, columns):
+    """``dots[i, d] = <q_a, TABLE_i q_b>`` for the duels ``d`` in ``ids``: seat ``a``'s
+    q-vector from its own-edge reach row ``duel_row[d]``, ``TABLE_i q_b`` the column ``duel_column[d]``."""
+    for d in ids:
+        for tab in range(columns.shape[0]):
+            dots[tab, d] = _spectator_dot(own_reach, duel_a[d], duel_row[d], prior, columns, tab, duel_column[d])
+
+
+@njit(cache=True)
+def _fold_and_spectator_scalars(scalars, totals, seat, n_live, endings, leaf, const, s_node, s_leaf, s_duel, s_others,
+                                s_coefs, dots):
     """Replace the scalars of the seat's fold leaves (``scalars[n_live:]``) by
     ``sum_z const[z] * prod_{k != seat} R_k(z)`` over the endings below each (``leaf[i]``: the
     fold leaf of ``endings[i]``), then add each spectator term
@@ -71,10 +82,10 @@ def _fold_and_spectator_scalars(scalars, totals, seat, n_live, endings, leaf, co
         for k in range(totals.shape[0]):
             if s_others[t, k]:
                 scale *= totals[k, s_node[t]]
-        dots = 0.0
-        for tab in range(columns.shape[0]):
-            dots += s_coefs[tab, t] * _spectator_dot(own_reach, s_a[t], s_reach_row[t], prior, columns, tab, s_column[t])
-        scalars[s_leaf[t]] += dots * scale
+        weighted = 0.0
+        for tab in range(dots.shape[0]):
+            weighted += s_coefs[tab, t] * dots[tab, s_duel[t]]
+        scalars[s_leaf[t]] += weighted * scale
 
 
 class IcmSolver(Solver):
@@ -85,7 +96,9 @@ class IcmSolver(Solver):
         if not isinstance(payoffs, IcmPayoffs):
             raise ValueError(f"IcmSolver needs IcmPayoffs, got {type(payoffs).__name__}")
         super().__init__(tree, payoffs, win, tie, prior)
-        p, n_nodes = payoffs, self.n_nodes
+
+    def _make_extra_terms(self) -> None:
+        p, tree, n_nodes = self.payoffs, self.tree, self.n_nodes
         # Coefficients of the spectator terms on the tables the chip solver chose.
         if len(self._tables_t) == 2:
             coefs = [p.spectator_win, p.spectator_tie]
@@ -98,7 +111,7 @@ class IcmSolver(Solver):
         term_keys = (p.term_seat * n_endings + p.term_ending) * n + p.term_opponent  # sorted, as the terms are
         ending_row = np.full(n_nodes, -1)
         ending_row[p.nodes] = np.arange(p.nodes.size)
-        self._parts = []
+        self._parts, duel_keys = [], []
         for seat in range(self.n_seats):
             view = self.views[seat]
             out_endings = p.nodes[~tree.in_hand[p.nodes, seat]]
@@ -125,18 +138,34 @@ class IcmSolver(Solver):
             others[:, seat] = False
             others[np.arange(sel.size), a] = False
             others[np.arange(sel.size), b] = False
+            # the duel's dot product depends on (a, a's reach row at z, b's column at z) only
+            duel_keys.append(np.stack([a, self._source_row[a, node], column], axis=1))
             self._parts.append({
                 "endings": out_endings, "leaf": leaf_of[out_endings], "const": p.const[ending_row[out_endings], seat],
-                "s_node": node, "s_leaf": leaf, "s_a": a, "s_reach_row": self._source_row[a, node], "s_column": column,
-                "s_others": others, "s_coefs": np.array([c[sel] for c in coefs])})
+                "s_node": node, "s_leaf": leaf, "s_others": others, "s_coefs": np.array([c[sel] for c in coefs])})
+        duels, duel_index = np.unique(np.concatenate(duel_keys), axis=0, return_inverse=True)
+        duel_index = duel_index.reshape(-1)
+        for part, start in zip(self._parts, np.cumsum([0] + [k.shape[0] for k in duel_keys])):
+            part["s_duel"] = duel_index[start:start + part["s_node"].size]
+        self._duel_a, self._duel_row, self._duel_column = (np.ascontiguousarray(x) for x in duels.T)
+        duel_b = self.column_seat[self._duel_column]
+        self._seat_duels = [np.flatnonzero((self._duel_a == seat) | (duel_b == seat)) for seat in range(self.n_seats)]
 
-    def _leaf_scalars(self, seat: int, inputs: tuple, out: np.ndarray) -> None:
+    def _new_inputs(self) -> EndingInputs:
+        inputs = super()._new_inputs()
+        inputs.extra = np.zeros((len(self._tables_t), self._duel_a.size))  # the duels' dot products
+        return inputs
+
+    def _refresh_extra(self, seat: int, inputs: EndingInputs) -> None:
+        _duel_dots(inputs.extra, self._seat_duels[seat], self._duel_a, self._duel_row, self._duel_column,
+                   inputs.own_reach, self.prior, inputs.columns)
+
+    def _leaf_scalars(self, seat: int, inputs: EndingInputs, out: np.ndarray) -> None:
         super()._leaf_scalars(seat, inputs, out)
-        totals, columns, own_reach = inputs
         view, part = self.views[seat], self._parts[seat]
-        _fold_and_spectator_scalars(out, totals, seat, view.n_live, part["endings"], part["leaf"], part["const"],
-                                    part["s_node"], part["s_leaf"], part["s_a"], part["s_reach_row"], part["s_column"],
-                                    part["s_others"], part["s_coefs"], columns, own_reach, self.prior)
+        _fold_and_spectator_scalars(out, inputs.totals, seat, view.n_live, part["endings"], part["leaf"], part["const"],
+                                    part["s_node"], part["s_leaf"], part["s_duel"], part["s_others"], part["s_coefs"],
+                                    inputs.extra)
 
 
 def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarray,
