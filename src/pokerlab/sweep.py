@@ -34,10 +34,12 @@ SWEEP_SEATS = tuple(range(2, 10))
 SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
 SHEET_COLUMNS = ("format", "seats", "depth")
 OVERRIDE_COLUMNS = ("checkpoints", "bar_coefficient", "mem_mb", "runtime")
-# Default resources of one solve job by table size: peak memory measured on the largest tree of
-# each size (deepest stacks), with headroom; runtime (minutes) covers the whole 400/1,200/3,000
-# schedule at several times this machine's speed, so a slower cluster node does not time out.
-SOLVE_MEM_MB = {2: 500, 3: 500, 4: 600, 5: 800, 6: 1000, 7: 1500, 8: 2000, 9: 2500}
+# Default resources of one solve job by table size. Memory: peak resident sizes seen in a sweep
+# (~210 MB heads-up, ~290 MB 5-handed, ~390 MB 8-handed, ~500 MB 9-handed 200bb, mostly the
+# interpreter, the table and writing result.json) with about 2x headroom. Runtime (minutes)
+# covers the whole 400/1,200/3,000 schedule at several times this machine's speed, so a slower
+# cluster node does not time out.
+SOLVE_MEM_MB = {2: 500, 3: 500, 4: 500, 5: 600, 6: 700, 7: 800, 8: 1000, 9: 1200}
 SOLVE_RUNTIME_MIN = {2: 10, 3: 10, 4: 10, 5: 15, 6: 20, 7: 30, 8: 45, 9: 60}
 KNOWN_FORMATS = tuple(dict.fromkeys((*FORMATS, *PLANNED_FORMATS, *SWEEP_FORMATS)))
 
