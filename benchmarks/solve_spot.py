@@ -8,9 +8,10 @@ Each spot runs in a fresh subprocess (so peak RSS is its own). The equity table 
 ``results/equity/equity_169.npz`` when present, else a seeded 2,000-draw sampled table (speed
 does not depend on the table's values). The figure "to the bar" runs the real schedule (400,
 1,200, 3,000 iterations, exploitability measured at each) from a cold start, tree building
-included. The memory-traffic floor is a model: the bytes each iteration reads and writes
-(reach, strategy, values, regrets and averages over every seat's view of the tree, and the
-table columns) divided by the measured copy bandwidth of this machine.
+included. The floor is a model: the bytes each iteration must read and write (each seat's reach,
+strategy, action values, regrets and averages on its own edges, its payoff terms and the table
+columns) divided by the measured copy bandwidth of this machine, plus the table products
+(2 x columns x m^2 flops per table) divided by the measured speed of that product here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 DEFAULT_SPOTS = ["cash/2max/20bb", "cash/2max/100bb", "cash/6max/20bb", "cash/6max/100bb", "cash/9max/20bb",
-                 "cash/9max/100bb", "mtt/6max/20bb", "cash/9max/200bb"]
+                 "cash/9max/100bb", "mtt/6max/20bb", "icm_final/6max/20bb", "cash/9max/200bb"]
 TABLE = Path("results/equity/equity_169.npz")
 
 
@@ -36,15 +37,34 @@ def _table():
 
 def _bytes_per_iteration(solver) -> int:
     """Modelled memory traffic of one iteration (float64 arrays, read + write)."""
-    m, total = solver.n_classes, 0
+    m, tables, total = solver.n_classes, len(solver._tables_t), 0
     for seat in range(solver.n_seats):
-        view_rows = solver.views[seat].nodes.size
-        edges = sum(g.children.size for g in solver.groups[seat])
-        total += 3 * solver.n_nodes * m  # forward pass: parent reach, strategy, reach
-        total += 3 * view_rows * m  # leaf values written, backward pass reads strategy and values
-        total += 8 * edges * m  # regrets, sums (read+write), strategy and values gathered, strategy written
-        total += 2 * solver._seat_column_range[seat].size * m  # q gathered, columns written
+        edges = solver._edge_node[seat].size
+        terms = solver._seat_terms[seat]["node"].size
+        total += 3 * edges * m  # forward pass: parent reach and strategy read, reach written
+        total += edges * m + (tables + 1) * terms * m  # region values written, each term reads its column(s)
+        total += 3 * edges * m  # decisions: strategy and action values read, region value updated
+        total += 7 * edges * m  # update: regrets and sums read + written, strategy read + written, values read
+        total += (1 + 2 * tables) * solver._seat_column_range[seat].size * m  # q written, read and columns written
     return 8 * total
+
+
+def _table_flops(solver) -> int:
+    """Floating-point operations of the table products of one iteration."""
+    return 2 * solver.column_node.size * solver.n_classes ** 2 * len(solver._tables_t)
+
+
+def _gemm_rate() -> float:
+    """Flops per second of the table product (a 4096 x 169 by 169 x 169 GEMM) on this machine."""
+    import numpy as np
+
+    q, table = np.random.default_rng(0).uniform(size=(2, 4096, 169))[0], np.ones((169, 169))
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        q @ table
+        best = min(best, time.perf_counter() - t0)
+    return 2 * 4096 * 169 ** 2 / best
 
 
 def _copy_bandwidth() -> float:
@@ -61,9 +81,9 @@ def _copy_bandwidth() -> float:
 
 
 def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
-    from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
+    from pokerlab.payoffs import PostflopModel
     from pokerlab.solve import SolveSettings, solve_spot
-    from pokerlab.solver import Solver
+    from pokerlab.solver_icm import make_solver
     from pokerlab.spot import Spot, load_sizing
     from pokerlab.tree import build_tree
 
@@ -74,7 +94,7 @@ def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
     t0 = time.perf_counter()
     tree = build_tree(spot, sizing)
     t_tree = time.perf_counter() - t0
-    solver = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), table.win, table.tie)
+    solver, _ = make_solver(tree, PostflopModel(), table.win, table.tie)
     solver.iterate(2)  # compile and warm up
     t0, c0 = time.perf_counter(), time.process_time()
     solver.iterate(iterations)
@@ -85,7 +105,8 @@ def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
     t_exploit = time.perf_counter() - t0
     out = {"spot": spot.name, "nodes": tree.n_nodes, "tree_s": t_tree, "s_per_iteration": per_iteration,
            "cpu_s_per_iteration": cpu_per_iteration,
-           "exploitability_s": t_exploit, "bytes_per_iteration": _bytes_per_iteration(solver), "table": source}
+           "exploitability_s": t_exploit, "bytes_per_iteration": _bytes_per_iteration(solver),
+           "table_flops": _table_flops(solver), "table": source}
     if not skip_bar:
         t0, c0 = time.perf_counter(), time.process_time()
         result = solve_spot(spot, sizing, table.win, table.tie, SolveSettings())
@@ -107,20 +128,21 @@ def main() -> None:
     if args.one:
         print(json.dumps(run_one(args.one, args.iterations, args.skip_bar)))
         return
-    bandwidth = _copy_bandwidth()
-    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write); machine shared with other work")
+    bandwidth, gemm_rate = _copy_bandwidth(), _gemm_rate()
+    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write), table product {gemm_rate / 1e9:.1f} GFlop/s; "
+          "machine shared with other work")
     print("ms/it and 'to bar' are wall-clock; 'cpu' columns are this process's CPU time (less sensitive to sharing)")
-    print(f"{'spot':<18}{'nodes':>7}{'tree s':>7}{'ms/it':>8}{'cpu ms/it':>10}{'floor ms/it':>12}{'expl s':>8}"
+    print(f"{'spot':<22}{'nodes':>7}{'tree s':>7}{'ms/it':>8}{'cpu ms/it':>10}{'floor ms/it':>12}{'expl s':>8}"
           f"{'to bar s':>9}{'cpu s':>7}{'its':>6}"
           f"{'exploit bb':>12}{'bar':>8}{'model':>7}{'peak MB':>9}")
     for name in args.spots:
         cmd = [sys.executable, __file__, "--one", name, "--iterations", str(args.iterations)]
         cmd += ["--skip-bar"] if args.skip_bar else []
         r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
-        floor = r["bytes_per_iteration"] / bandwidth * 1e3
+        floor = (r["bytes_per_iteration"] / bandwidth + r["table_flops"] / gemm_rate) * 1e3
         bar = (f"{r['to_bar_s']:>9.1f}{r['cpu_to_bar_s']:>7.1f}{r['iterations']:>6}{r['exploitability_bb']:>12.5f}{r['bar_bb']:>8.4f}"
                f"{r['model_share']:>7.3f}" if "to_bar_s" in r else f"{'-':>9}{'-':>7}{'-':>6}{'-':>12}{'-':>8}{'-':>7}")
-        print(f"{r['spot']:<18}{r['nodes']:>7}{r['tree_s']:>7.2f}{r['s_per_iteration'] * 1e3:>8.1f}"
+        print(f"{r['spot']:<22}{r['nodes']:>7}{r['tree_s']:>7.2f}{r['s_per_iteration'] * 1e3:>8.1f}"
               f"{r['cpu_s_per_iteration'] * 1e3:>10.1f}{floor:>12.1f}"
               f"{r['exploitability_s']:>8.2f}{bar}{r['peak_rss_mb']:>9.0f}", flush=True)
 
