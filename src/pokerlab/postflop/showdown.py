@@ -80,84 +80,82 @@ def board_tables(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray
 
 
 @njit(cache=True, fastmath=True)
-def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat, coef_diff, weight, out):
+def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat, coef_diff, weight, out, card_acc):
     """``out[h] += weight * (coef_compat * m(h) + coef_diff * (win(h) - lose(h)))``.
 
     ``tab_t``/``tab_o`` are one board's :func:`board_tables` entries of the traverser and the
     opponent (``nv_t``/``nv_o`` valid columns). For each valid hand ``h`` of the traverser:
     ``m`` is the opponent weight compatible with ``h`` (no shared card, valid on the board),
     ``win`` the part of it ``h`` beats and ``lose`` the part it loses to. With
-    ``coef_compat = P/2`` and ``coef_diff = F/2`` this is the value of a showdown for a final
-    pot ``F`` and starting pot ``P`` (win ``P + b``, lose ``-b``, tie ``P/2`` for ``b`` put in
-    since the root); with ``1/2, 1/2`` it is the equity share. Two sweeps over the sorted
-    hands: up for the weight strictly below, down for the weight strictly above, each taking
-    out per card the weight of the opponent combos that share it.
+    ``coef_compat = 0`` and ``coef_diff = F/2`` this is the value of a showdown for a final pot
+    ``F`` net of half the pot (the solver's training values); ``coef_compat = P/2,
+    coef_diff = F/2`` gives the share of the pot for a starting pot ``P``, and ``1/2, 1/2``
+    the equity share. The ``m`` term is one pass over both lists; ``win - lose`` two sweeps
+    over the sorted hands, up for the weight strictly below, down for the weight strictly
+    above, each taking out per card the weight of the opponent combos that share it.
+    ``card_acc`` is a (52,) float64 scratch array.
     """
-    mass_card = np.zeros(52)
-    below_card = np.zeros(52)
-    sreach = np.empty(nv_o)
-    total = 0.0
-    for j in range(nv_o):
-        r = opp_reach[tab_o[0, j]]
-        sreach[j] = r
-        total += r
-        mass_card[tab_o[2, j]] += r
-        mass_card[tab_o[3, j]] += r
-    if coef_diff == 0.0:
+    if coef_compat != 0.0:
+        card_acc[:] = 0.0
+        total = 0.0
+        for j in range(nv_o):
+            r = opp_reach[tab_o[0, j]]
+            total += r
+            card_acc[tab_o[2, j]] += r
+            card_acc[tab_o[3, j]] += r
+        c = weight * coef_compat
         for i in range(nv_t):
             h = tab_t[0, i]
-            m = total - mass_card[tab_t[2, i]] - mass_card[tab_t[3, i]]
+            m = total - card_acc[tab_t[2, i]] - card_acc[tab_t[3, i]]
             if same_t[h] >= 0:
                 m += opp_reach[same_t[h]]
-            out[h] += weight * coef_compat * m
+            out[h] += c * m
+    if coef_diff == 0.0:
         return
-    # upward: weight strictly below; the hand's value gets (compat, below)
+    c = weight * coef_diff
+    # upward: opponent weight strictly below each hand
+    card_acc[:] = 0.0
     below = 0.0
     j = 0
     for i in range(nv_t):
         s = tab_t[1, i]
         while j < nv_o and tab_o[1, j] < s:
-            r = sreach[j]
-            below += r
-            below_card[tab_o[2, j]] += r
-            below_card[tab_o[3, j]] += r
+            r = opp_reach[tab_o[0, j]]
+            if r != 0.0:
+                below += r
+                card_acc[tab_o[2, j]] += r
+                card_acc[tab_o[3, j]] += r
             j += 1
-        h = tab_t[0, i]
-        a, b = tab_t[2, i], tab_t[3, i]
-        m = total - mass_card[a] - mass_card[b]
-        if same_t[h] >= 0:
-            m += opp_reach[same_t[h]]
-        win = below - below_card[a] - below_card[b]
-        out[h] += weight * (coef_compat * m + coef_diff * win)
-    # downward: weight strictly above
-    above_card = below_card
-    above_card[:] = 0.0
+        out[tab_t[0, i]] += c * (below - card_acc[tab_t[2, i]] - card_acc[tab_t[3, i]])
+    # downward: opponent weight strictly above
+    card_acc[:] = 0.0
     above = 0.0
     j = nv_o - 1
     for i in range(nv_t - 1, -1, -1):
         s = tab_t[1, i]
         while j >= 0 and tab_o[1, j] > s:
-            r = sreach[j]
-            above += r
-            above_card[tab_o[2, j]] += r
-            above_card[tab_o[3, j]] += r
+            r = opp_reach[tab_o[0, j]]
+            if r != 0.0:
+                above += r
+                card_acc[tab_o[2, j]] += r
+                card_acc[tab_o[3, j]] += r
             j -= 1
-        h = tab_t[0, i]
-        out[h] -= weight * coef_diff * (above - above_card[tab_t[2, i]] - above_card[tab_t[3, i]])
+        out[tab_t[0, i]] -= c * (above - card_acc[tab_t[2, i]] - card_acc[tab_t[3, i]])
 
 
 @njit(cache=True, fastmath=True)
-def compatible_mass(opp_reach, cards_t, cards_o, same_t, out):
-    """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight)."""
-    mass_with_card = np.zeros(52)
+def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc):
+    """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight);
+    ``card_acc`` is a (52,) float64 scratch array."""
+    card_acc[:] = 0.0
     total = 0.0
     for o in range(opp_reach.size):
         r = opp_reach[o]
         total += r
-        mass_with_card[cards_o[o, 0]] += r
-        mass_with_card[cards_o[o, 1]] += r
+        card_acc[cards_o[o, 0]] += r
+        card_acc[cards_o[o, 1]] += r
     for h in range(cards_t.shape[0]):
-        m = total - mass_with_card[cards_t[h, 0]] - mass_with_card[cards_t[h, 1]]
+        m = total - card_acc[cards_t[h, 0]] - card_acc[cards_t[h, 1]]
         if same_t[h] >= 0:
             m += opp_reach[same_t[h]]
         out[h] = m

@@ -52,8 +52,9 @@ import math
 import time
 from typing import Callable
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
@@ -63,6 +64,7 @@ from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree,
 
 TRAIN, BEST_RESPONSE, EVALUATE = 0, 1, 2
 VALUE, FINAL_POT, SHOWDOWN_PROB = 0, 1, 2
+JOB, RECORD, REPLAY = 0, 1, 2  # how a walk treats the root street's chance nodes
 DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 3.0
 STATE_DTYPE = np.float32  # regrets and strategy sums
 
@@ -83,7 +85,7 @@ def _regret_strategy(table, base, n_actions, n_hands, sigma):
 
 
 @njit(cache=True, fastmath=True)
-def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
+def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, card_acc, G):
     """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
 
     Run-outs are equally likely for a fixed pair of hands: 1/44 for one card to come, 1/990
@@ -96,14 +98,14 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
     if blen == 5:
         b = board_index[d1 + 1, d2 + 1]
         showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                            coef_compat, coef_diff, 1.0, out)
+                            coef_compat, coef_diff, 1.0, out, card_acc)
     elif blen == 4:
         for c in range(52):
             if root_mask[c] or c == d1:
                 continue
             b = board_index[c + 1, 0] if d1 < 0 else board_index[d1 + 1, c + 1]
             showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                                coef_compat, coef_diff, 1.0 / 44.0, out)
+                                coef_compat, coef_diff, 1.0 / 44.0, out, card_acc)
     else:
         for c1 in range(52):
             if root_mask[c1]:
@@ -112,7 +114,7 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, G):
                 if not root_mask[c2]:
                     b = board_index[c1 + 1, c2 + 1]
                     showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                                        coef_compat, coef_diff, 1.0 / 990.0, out)
+                                        coef_compat, coef_diff, 1.0 / 990.0, out, card_acc)
 
 
 @njit(cache=True, fastmath=True)
@@ -123,17 +125,23 @@ def _fill_reach(dst, src, cards, c):
 
 
 @njit(cache=True, fastmath=True)
-def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_actions):
-    """Counterfactual values of ``trav``'s hands at the root (a depth-first walk, explicit stack).
+def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S, disc, max_depth, max_actions,
+          rec_opp, rec_own, job_vals):
+    """Counterfactual values of ``trav``'s hands at node ``start`` (a depth-first walk, explicit stack).
 
     Each stack level ``sp`` holds a node, the dealt cards ``d1, d2`` that reach it, the
     opponent's and the traverser's reach, and the values returned so far. ``mode`` is TRAIN
     (DCFR update of ``trav``'s regrets and strategy sum, both players on current strategies),
     BEST_RESPONSE (``trav`` maximises, opponent on its average) or EVALUATE (both on their
     averages); ``qty`` chooses the terminal quantity (VALUE, FINAL_POT, SHOWDOWN_PROB).
+    ``split`` says what happens at the root street's chance nodes (see ``_traverse``): RECORD
+    stores the reach arriving there in ``rec_opp``/``rec_own`` and evaluates nothing, REPLAY
+    sums the dealt subtrees' values from ``job_vals``; JOB walks one dealt subtree (``start``
+    the first node after the deal of ``first_card``), which holds no such chance node.
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
-     pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm) = G
+     pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
+     chance_ix, chance_nodes, jobs, job_of) = G
     opp = 1 - trav
     cards_t, cards_o = cards[trav], cards[opp]
     n_t, n_o = cards_t.shape[0], cards_o.shape[0]
@@ -143,6 +151,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     out = np.empty((max_depth, n_t))
     cfv = np.empty((max_depth, max_actions, n_t))
     sig = np.empty((max_depth, max_actions, n_wide))
+    card_acc = np.empty(52)
     f_node = np.zeros(max_depth, np.int64)
     f_step = np.zeros(max_depth, np.int64)
     f_d1 = np.full(max_depth, -1, np.int64)
@@ -152,6 +161,8 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     f_base = np.zeros(max_depth, np.int64)
     opp_r[0] = opp_root
     own_r[0] = own_root
+    f_node[0] = start
+    f_d1[0] = first_card
     sp = 0
     while sp >= 0:
         node = f_node[sp]
@@ -165,12 +176,19 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
                 out[sp] = 0.0
                 sp -= 1
                 continue
+            if split == RECORD and k != DECISION:
+                if k == CHANCE:
+                    rec_opp[chance_ix[node]] = opp_r[sp]
+                    rec_own[chance_ix[node]] = own_r[sp]
+                out[sp] = 0.0
+                sp -= 1
+                continue
             if k == FOLD:
-                compatible_mass(opp_r[sp], cards_t, cards_o, same[trav], out[sp])
+                compatible_mass(opp_r[sp], cards_t, cards_o, same[trav], out[sp], card_acc)
                 folder = actor[node]
                 put_in = invest[node, folder]
-                if qty == VALUE:
-                    value = -put_in if folder == trav else pot + put_in
+                if qty == VALUE:  # net of half the root pot
+                    value = -(0.5 * pot + put_in) if folder == trav else 0.5 * pot + put_in
                 elif qty == FINAL_POT:
                     value = pot + 2.0 * put_in
                 else:
@@ -178,19 +196,33 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
                 out[sp] *= value
                 sp -= 1
                 continue
-            if k != DECISION and k != CHANCE:  # showdown, after running the board out if needed
+            out[sp] = 0.0
+            if k == SHOWDOWN:  # after running the board out if needed
                 final_pot = pot + 2.0 * invest[node, 0]
-                if qty == VALUE:
-                    cc, cd = 0.5 * pot, 0.5 * final_pot
+                if qty == VALUE:  # net of half the root pot
+                    cc, cd = 0.0, 0.5 * final_pot
                 elif qty == FINAL_POT:
                     cc, cd = final_pot, 0.0
                 else:
                     cc, cd = 1.0, 0.0
-                out[sp] = 0.0
-                _showdown(trav, board_len[node], d1, d2, cc, cd, opp_r[sp], out[sp], G)
+                _showdown(trav, board_len[node], d1, d2, cc, cd, opp_r[sp], out[sp], card_acc, G)
                 sp -= 1
                 continue
-            out[sp] = 0.0
+            if k == CHANCE and split == REPLAY:
+                # the root street's deal: its subtrees were walked as jobs; sum them in card order
+                ci = chance_ix[node]
+                w = 1.0 / (52 - board_len[node] - 4)
+                for c in range(52):
+                    if root_mask[c]:
+                        continue
+                    canon = iso_card[0, c]
+                    vals = job_vals[job_of[ci, canon]]
+                    perm = iso_perm[trav][iso_id[0, c]]
+                    for h in range(n_t):
+                        if cards_t[h, 0] != c and cards_t[h, 1] != c:
+                            out[sp, h] += w * (vals[h] if canon == c else vals[perm[h]])
+                sp -= 1
+                continue
             f_card[sp] = -1
             if k == DECISION:
                 player = actor[node]
@@ -262,7 +294,7 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
             f_step[sp] = step + 1
             sp += 1
             continue
-        if player == trav:
+        if player == trav and split != RECORD:
             if mode == BEST_RESPONSE:
                 for h in range(n_t):
                     best = cfv[sp, 0, h]
@@ -290,30 +322,81 @@ def _walk(trav, mode, qty, opp_root, own_root, G, R, S, disc, max_depth, max_act
     return out[0].copy()
 
 
-@njit(cache=True, fastmath=True)
-def _train(G, R, S, weights, t_start, n_iterations, max_depth, max_actions):
-    """Run DCFR iterations ``t_start .. t_start + n_iterations - 1`` (1-based)."""
+@njit(cache=True, fastmath=True, parallel=True)
+def _iterate(G, R, S, weights, t_start, n_iterations, mode, qty, travs, max_depth, max_actions):
+    """Run ``n_iterations`` DCFR iterations from ``t_start`` (1-based; mode TRAIN) or one walk
+    (BEST_RESPONSE, EVALUATE), each walking the players in ``travs`` in turn; returns the root
+    values (see ``_walk``) of the last walk, net of half the pot for VALUE.
+
+    A walk is three passes when the root street has chance nodes: RECORD walks the root
+    street and keeps the reach arriving at each deal; the dealt subtrees are walked as jobs in
+    parallel (one per chance node and representative card; job ``j`` writes only
+    ``job_vals[j]`` and the state slots of its own card, so the results do not depend on the
+    number of threads); REPLAY walks the root street again, summing the jobs' values in card
+    order.
+    """
+    # a parallel loop cannot take tuples of arrays from outside: unpack here, rebuild inside
+    (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
+     pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
+     chance_ix, chance_nodes, jobs, job_of) = G
+    cards_0, cards_1 = cards
+    same_0, same_1 = same
+    tables_0, tables_1 = tables
+    n_valid_0, n_valid_1 = n_valid
+    perm_0, perm_1 = iso_perm
+    reg_0, reg_1 = R
+    sum_0, sum_1 = S
+    n_chance = chance_nodes.size
+    values = np.zeros(0)
     for t in range(t_start, t_start + n_iterations):
-        tp = float(t - 1)
-        pos = tp**DCFR_ALPHA / (tp**DCFR_ALPHA + 1.0)
-        neg = tp**DCFR_BETA / (tp**DCFR_BETA + 1.0)
-        gam = (tp / t) ** DCFR_GAMMA
-        for trav in range(2):
-            _walk(trav, TRAIN, VALUE, weights[1 - trav], weights[trav], G, R, S, (pos, neg, gam),
-                  max_depth, max_actions)
-
-
-@njit(cache=True, fastmath=True)
-def _values(G, R, S, weights, trav, mode, qty, max_depth, max_actions):
-    return _walk(trav, mode, qty, weights[1 - trav], weights[trav], G, R, S, (1.0, 1.0, 1.0), max_depth, max_actions)
+        pos, neg, gam = 1.0, 1.0, 1.0
+        if mode == TRAIN:
+            tp = float(t - 1)
+            pos = tp**DCFR_ALPHA / (tp**DCFR_ALPHA + 1.0)
+            neg = tp**DCFR_BETA / (tp**DCFR_BETA + 1.0)
+            gam = (tp / t) ** DCFR_GAMMA
+        for trav in travs:
+            opp_w, own_w = weights[1 - trav], weights[trav]
+            n_t, n_o = own_w.size, opp_w.size
+            rec_opp = np.zeros((n_chance, n_o))
+            rec_own = np.zeros((n_chance, n_t))
+            job_vals = np.zeros((jobs.shape[0], n_t))
+            if n_chance > 0:
+                _walk(trav, mode, qty, opp_w, own_w, 0, -1, RECORD, G, R, S, (pos, neg, gam),
+                      max_depth, max_actions, rec_opp, rec_own, job_vals)
+                for j in prange(jobs.shape[0]):
+                    G_j = (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
+                           pot, (cards_0, cards_1), (same_0, same_1), (tables_0, tables_1),
+                           (n_valid_0, n_valid_1), board_index, iso_card, iso_id, (perm_0, perm_1),
+                           chance_ix, chance_nodes, jobs, job_of)
+                    ci, c = jobs[j, 0], jobs[j, 1]
+                    opp_j = np.empty(n_o)
+                    own_j = np.empty(n_t)
+                    _fill_reach(opp_j, rec_opp[ci], cards_1 if trav == 0 else cards_0, c)
+                    _fill_reach(own_j, rec_own[ci], cards_0 if trav == 0 else cards_1, c)
+                    job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, JOB,
+                                        G_j, (reg_0, reg_1), (sum_0, sum_1), (pos, neg, gam),
+                                        max_depth, max_actions, rec_opp, rec_own, job_vals)
+            values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, REPLAY, G, R, S, (pos, neg, gam),
+                           max_depth, max_actions, rec_opp, rec_own, job_vals)
+    return values
 
 
 @njit(cache=True, fastmath=True)
 def _root_equity(G, weights, trav):
     """Checked-down equity share of each hand times its compatible opponent weight."""
     out = np.zeros(weights[trav].size)
-    _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, G)
+    _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, np.empty(52), G)
     return out
+
+
+def _run_walks(*args) -> np.ndarray:
+    """``_iterate(*args)`` with the parallel jobs handed out one at a time (their sizes differ)."""
+    old = numba.set_parallel_chunksize(1)
+    try:
+        return _iterate(*args)
+    finally:
+        numba.set_parallel_chunksize(old)
 
 
 SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)  # (24, 4)
@@ -381,6 +464,23 @@ def _outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.nda
     return slot, counts
 
 
+def _root_deals(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray):
+    """The root street's chance nodes and the jobs that walk their dealt subtrees.
+
+    Returns ``chance_ix`` (per node: its index among the root street's chance nodes, -1 for
+    other nodes), ``chance_nodes``, ``jobs`` ((n, 2): chance index, representative card, in
+    that order) and ``job_of`` ((n_chance, 52): job of each representative card, -1 otherwise).
+    """
+    chance_nodes = np.flatnonzero((tree.kind == CHANCE) & (tree.board_len == len(board))).astype(np.int64)
+    chance_ix = np.full(tree.n_nodes, -1, np.int64)
+    chance_ix[chance_nodes] = np.arange(chance_nodes.size)
+    cards = [c for c in range(52) if c not in board and iso_card[0, c] == c]
+    jobs = np.array([(ci, c) for ci in range(chance_nodes.size) for c in cards], np.int64).reshape(-1, 2)
+    job_of = np.full((chance_nodes.size, 52), -1, np.int64)
+    job_of[jobs[:, 0], jobs[:, 1]] = np.arange(jobs.shape[0])
+    return chance_ix, chance_nodes, jobs, job_of
+
+
 class PostflopSolver:
     """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
 
@@ -402,6 +502,7 @@ class PostflopSolver:
         iso = suit_isomorphism(spot.board, self.hands, self.weights, isomorphism)
         slot, outcomes_by_dealt = _outcome_slots(spot.board, iso[0])
         tree = self.tree
+        deals = _root_deals(tree, spot.board, iso[0])
         offsets = np.zeros(tree.n_nodes, np.int64)
         sizes = [0, 0]
         root_len = len(spot.board)
@@ -421,7 +522,7 @@ class PostflopSolver:
         self._G = (
             tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
             root_mask, slot, float(spot.pot), cards, same,
-            tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index, *iso,
+            tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index, *iso, *deals,
         )
         self._R = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._S = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
@@ -439,7 +540,7 @@ class PostflopSolver:
     def _compatible(self, player: int) -> np.ndarray:
         out = np.empty(self.weights[player].size)
         cards, same = self._G[10], self._G[11]
-        compatible_mass(self.weights[1 - player], cards[player], cards[1 - player], same[player], out)
+        compatible_mass(self.weights[1 - player], cards[player], cards[1 - player], same[player], out, np.empty(52))
         return out
 
     # --- solving ------------------------------------------------------------------------------
@@ -449,13 +550,18 @@ class PostflopSolver:
         if iterations <= 0:
             return
         start = time.perf_counter()
-        _train(self._G, self._R, self._S, self.weights, self.iterations + 1, int(iterations), *self._limits)
+        _run_walks(self._G, self._R, self._S, self.weights, self.iterations + 1, int(iterations), TRAIN, VALUE,
+                   np.array([0, 1]), *self._limits)
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
 
     def root_values(self, player: int, mode: int = EVALUATE, qty: int = VALUE) -> np.ndarray:
         """Per-hand root sums (see ``_walk``) for ``player`` under the average strategies."""
-        return _values(self._G, self._R, self._S, self.weights, player, mode, qty, *self._limits)
+        values = _run_walks(self._G, self._R, self._S, self.weights, 1, 1, mode, qty, np.array([player]),
+                            *self._limits)
+        if qty == VALUE:  # the walk's values are net of half the root pot
+            values += 0.5 * self.spot.pot * self._compat[player]
+        return values
 
     def best_response_values(self) -> tuple[float, float]:
         """Each player's best-response value (share of the pot, chips) against the other's average."""
