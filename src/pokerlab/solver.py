@@ -20,16 +20,28 @@ Each seat walks only its *view* of the tree: the nodes where it is still in the 
 nodes just after its folds, whose value is ``-contribution * prod_{k!=i} R_k(h)`` (what it put
 in, times the chance the others get there) - nothing below them depends on the seat.
 
+Own edges and regions. A seat's reach changes only on its own edges (the children of its
+decisions) and is copied down below them, so it is kept on those edges alone (row 0: the
+root), and ``R_s(h)`` is read through the seat's last own edge above ``h``. The same edges cut
+the seat's view into *regions* (the nodes whose last own edge above them is ``e``): the value
+at edge ``e`` is the sum of the leaves and payoff terms of its region plus the values of the
+seat's decisions in it. A leaf's value is a scalar (the same for every class of the seat)
+plus, at showdowns, terms proportional to a table column, so CFR+ touches vectors of 169 only
+on the seat's own edges and its payoff terms, never on the other seats' nodes.
+
 Scheme: CFR+ with **alternating updates** - within iteration ``t`` the seats are updated in
 preflop order 0..n-1, each against the current strategies of the others (so seat 1 already
-sees seat 0's strategy of iteration t+1). A seat's update: leaf values, one backward pass
-(numba), regret-matching+ on each decision group (``pokerlab.cfr``), the average strategy
-accumulated with weight ``t * reach`` (linear averaging), then a forward pass for its new
-reach and its table columns. What ships is the average strategy.
+sees seat 0's strategy of iteration t+1). A seat's update: its region values (leaf scalars and
+terms, then its decisions children first), then one fused pass per decision group
+(:func:`pokerlab.solver_kernels.cfr_plus_update`: the primitives of :mod:`pokerlab.cfr` -
+the average strategy accumulated with weight ``t * reach`` (linear averaging), instant regrets,
+regret-matching+ - writing the new current strategy straight into ``sigma``), then a forward
+pass for the seat's new reach, totals and table columns. What ships is the average strategy.
 
-Best response: the same backward pass with a max over the seat's actions per (node, class),
-all other seats fixed at the average strategy. ``exploitability[i] = BR_i - value_i`` in
-bb/hand; the spot's figure is the maximum over seats.
+Best response: the same pass over the seat's decisions with a max over its actions per (node,
+class), all other seats fixed at the average strategy. ``exploitability[i] = BR_i - value_i``
+in bb/hand; the spot's figure is the maximum over seats. The read-out (:meth:`Solver.seat_values`)
+values every node of the view instead, from the same leaves.
 
 The tree is compiled into flat arrays in breadth-first order (parents before children,
 siblings contiguous); the strategy lives on edges, indexed by the child node.
@@ -365,13 +377,8 @@ class Solver:
     # --- CFR+ ---------------------------------------------------------------------------------
 
     def iterate(self, iterations: int = 1) -> None:
-        """Run ``iterations`` CFR+ iterations (alternating updates, seats in preflop order).
-
-        A seat's update is :func:`pokerlab.solver_kernels.cfr_plus_update` on each of its
-        decision groups: the primitives of :mod:`pokerlab.cfr` (average accumulated with weight
-        ``t * reach``, then instant regrets, regret-matching+ and the new current strategy)
-        fused into one pass that writes the new strategy straight into ``sigma``.
-        """
+        """Run ``iterations`` CFR+ iterations (alternating updates, seats in preflop order; see
+        the module docstring for a seat's update)."""
         inputs = self._inputs
         for _ in range(iterations):
             self.iteration += 1
