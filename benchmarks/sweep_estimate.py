@@ -75,8 +75,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--measure", nargs="*", default=DEFAULT_MEASURE, help="spots to time, format/NNmax/DEPTHbb")
     parser.add_argument("--iterations", type=int, default=20, help="iterations timed per measured spot")
-    parser.add_argument("--overhead", type=float, default=12.0,
-                        help="seconds per solve job outside the solve (measured on the quick run: 11-19 s)")
+    parser.add_argument("--overhead", type=float, default=3.0,
+                        help="seconds per solve job outside the solve: interpreter, imports, table, tree, read-out, "
+                             "result (`pokerlab solve` of cash/2max/10bb takes 2.5-2.9 s wall, its solve < 0.3 s; "
+                             "Snakemake's benchmark files give 1.4-2.8 s for whole 2-max jobs)")
     args = parser.parse_args()
 
     from pokerlab.equity import sampled_equity_table

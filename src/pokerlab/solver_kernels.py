@@ -3,10 +3,12 @@
 Layout (see :mod:`pokerlab.solver`): ``sigma[h, c]`` is the probability of the edge into node
 ``h`` for class ``c``; a decision group holds ``D`` nodes with ``k`` actions each, its
 ``regrets`` and ``strategy_sum`` are (D, m, k) and ``children[d, a]`` is the tree index of the
-child reached by action ``a``. All arithmetic is float64 and performed in the order of the
-readable primitives of :mod:`pokerlab.cfr` (sums over actions left to right, products over
-seats in seat order), so the kernels reproduce them exactly; ``tests/test_solver_kernels.py``
-checks that on random inputs.
+child reached by action ``a``. All arithmetic is float64. The CFR+ update and the strategy
+writer follow the order of the readable primitives of :mod:`pokerlab.cfr` (sums over actions
+left to right) and reproduce them bit for bit (``tests/test_solver_kernels.py`` checks it on
+random inputs); products over seats run in seat order, and sums over classes in one fixed
+order of their own, so a figure depends only on its inputs (and the BLAS product of the
+table columns), never on an array's shape.
 """
 
 from __future__ import annotations
