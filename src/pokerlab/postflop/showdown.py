@@ -121,10 +121,9 @@ def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat
         s = tab_t[1, i]
         while j < nv_o and tab_o[1, j] < s:
             r = opp_reach[tab_o[0, j]]
-            if r != 0.0:
-                below += r
-                card_acc[tab_o[2, j]] += r
-                card_acc[tab_o[3, j]] += r
+            below += r
+            card_acc[tab_o[2, j]] += r
+            card_acc[tab_o[3, j]] += r
             j += 1
         out[tab_t[0, i]] += c * (below - card_acc[tab_t[2, i]] - card_acc[tab_t[3, i]])
     # downward: opponent weight strictly above
@@ -135,10 +134,9 @@ def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat
         s = tab_t[1, i]
         while j >= 0 and tab_o[1, j] > s:
             r = opp_reach[tab_o[0, j]]
-            if r != 0.0:
-                above += r
-                card_acc[tab_o[2, j]] += r
-                card_acc[tab_o[3, j]] += r
+            above += r
+            card_acc[tab_o[2, j]] += r
+            card_acc[tab_o[3, j]] += r
             j -= 1
         out[tab_t[0, i]] -= c * (above - card_acc[tab_t[2, i]] - card_acc[tab_t[3, i]])
 

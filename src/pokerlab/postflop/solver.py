@@ -72,16 +72,19 @@ STATE_DTYPE = np.float32  # regrets and strategy sums
 @njit(cache=True, fastmath=True)
 def _regret_strategy(table, base, n_actions, n_hands, sigma):
     """Regret matching on the positive part of ``table``'s block (regrets, or a strategy sum for
-    the average strategy); uniform where nothing is positive. Writes ``sigma[:n_actions, :n_hands]``."""
-    for h in range(n_hands):
-        total = 0.0
-        for a in range(n_actions):
-            r = table[base + a * n_hands + h]
-            if r > 0.0:
-                total += r
-        for a in range(n_actions):
-            r = table[base + a * n_hands + h]
-            sigma[a, h] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n_actions
+    the average strategy); uniform where nothing is positive. Writes ``sigma[:n_actions, :n_hands]``
+    (row ``n_actions`` is scratch). Loops run over hands innermost, so they vectorise."""
+    total = sigma[n_actions]
+    total[:n_hands] = 0.0
+    for a in range(n_actions):
+        row = table[base + a * n_hands:base + (a + 1) * n_hands]
+        for h in range(n_hands):
+            total[h] += max(row[h], 0.0)
+    uniform = 1.0 / n_actions
+    for a in range(n_actions):
+        row = table[base + a * n_hands:base + (a + 1) * n_hands]
+        for h in range(n_hands):
+            sigma[a, h] = max(row[h], 0.0) / total[h] if total[h] > 0.0 else uniform
 
 
 @njit(cache=True, fastmath=True)
@@ -150,7 +153,7 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
     own_r = np.empty((max_depth, n_t))
     out = np.empty((max_depth, n_t))
     cfv = np.empty((max_depth, max_actions, n_t))
-    sig = np.empty((max_depth, max_actions, n_wide))
+    sig = np.empty((max_depth, max_actions + 1, n_wide))  # + a scratch row
     card_acc = np.empty(52)
     f_node = np.zeros(max_depth, np.int64)
     f_step = np.zeros(max_depth, np.int64)
@@ -295,29 +298,27 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
             sp += 1
             continue
         if player == trav and split != RECORD:
+            value = out[sp]
             if mode == BEST_RESPONSE:
-                for h in range(n_t):
-                    best = cfv[sp, 0, h]
-                    for a in range(1, n_act):
-                        if cfv[sp, a, h] > best:
-                            best = cfv[sp, a, h]
-                    out[sp, h] = best
+                value[:] = cfv[sp, 0]
+                for a in range(1, n_act):
+                    for h in range(n_t):
+                        value[h] = max(value[h], cfv[sp, a, h])
             else:
-                for h in range(n_t):
-                    v = 0.0
-                    for a in range(n_act):
-                        v += sig[sp, a, h] * cfv[sp, a, h]
-                    out[sp, h] = v
+                value[:] = 0.0
+                for a in range(n_act):
+                    for h in range(n_t):
+                        value[h] += sig[sp, a, h] * cfv[sp, a, h]
                 if mode == TRAIN:
                     pos, neg, gam = disc
-                    reg, ssum = R[trav], S[trav]
                     base = f_base[sp]
                     for a in range(n_act):
+                        reg = R[trav][base + a * n_t:base + (a + 1) * n_t]
+                        ssum = S[trav][base + a * n_t:base + (a + 1) * n_t]
                         for h in range(n_t):
-                            i = base + a * n_t + h
-                            r = reg[i]
-                            reg[i] = r * (pos if r > 0.0 else neg) + (cfv[sp, a, h] - out[sp, h])
-                            ssum[i] = ssum[i] * gam + own_r[sp, h] * sig[sp, a, h]
+                            r = reg[h]
+                            reg[h] = r * (pos if r > 0.0 else neg) + (cfv[sp, a, h] - value[h])
+                            ssum[h] = ssum[h] * gam + own_r[sp, h] * sig[sp, a, h]
         sp -= 1
     return out[0].copy()
 
