@@ -92,7 +92,8 @@ def test_own_edge_reach_and_totals_equal_the_full_forward_pass():
     np.testing.assert_allclose(totals, full @ prior, rtol=1e-14)
 
 
-@pytest.mark.parametrize("fmt, seats, depth", [("cash", 4, 12), ("cash", 3, 100), ("icm_final", 4, 10), ("icm_bubble", 3, 15)])
+@pytest.mark.parametrize("fmt, seats, depth",
+                         [("cash", 4, 12), ("cash", 3, 100), ("icm_final", 4, 10), ("icm_bubble", 3, 15)])
 def test_region_values_equal_the_values_on_the_whole_view(fmt, seats, depth):
     """CFR+ and the exploitability value each seat per region of its own edges; the read-out
     walks the seat's whole view. Both must give the same values at every own edge (the action

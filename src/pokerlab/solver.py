@@ -219,12 +219,14 @@ class Solver:
         leaves = np.r_[live, nodes[~in_hand[nodes]]]
         region = self._source_row[seat]
         decisions = tree.decisions[tree.actor[tree.decisions] == seat][::-1]
-        return _SeatView(nodes=nodes, child_start=np.searchsorted(nodes, tree.child_start[nodes]), n_children=n_children,
+        return _SeatView(nodes=nodes, child_start=np.searchsorted(nodes, tree.child_start[nodes]),
+                         n_children=n_children,
                          acts=tree.actor[nodes] == seat, leaves=leaves, leaf_local=np.searchsorted(nodes, leaves),
                          leaf_region=region[leaves],
                          leaf_const=np.r_[p.const[ending_row[live], seat], -tree.contrib[leaves[live.size:], seat]],
                          n_live=live.size, decision_region=region[decisions],
-                         first_child_row=region[tree.child_start[decisions]], decision_n_children=tree.n_children[decisions])
+                         first_child_row=region[tree.child_start[decisions]],
+                         decision_n_children=tree.n_children[decisions])
 
     def _make_columns(self) -> None:
         """The distinct opponent vectors the endings need. Seat j's reach at an ending equals its
@@ -248,7 +250,8 @@ class Solver:
         others[:, seat] = False
         others[np.arange(sel.size), p.term_opponent[sel]] = False
         node = p.nodes[p.term_ending[sel]]
-        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node), "region": self._source_row[seat, node],
+        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node),
+                "region": self._source_row[seat, node],
                 "column": self._term_column[sel],
                 "others": others, "coefs": np.array([coef[sel] for coef in self._term_coefs])}
 
@@ -349,7 +352,8 @@ class Solver:
         view = self.views[seat]
         return view.leaves, self._view_leaf_values(seat, self.ending_inputs(reach))[view.leaf_local]
 
-    def _region_values(self, seat: int, sigma: np.ndarray, inputs: EndingInputs, best_response: bool = False) -> np.ndarray:
+    def _region_values(self, seat: int, sigma: np.ndarray, inputs: EndingInputs,
+                       best_response: bool = False) -> np.ndarray:
         """The seat's values on its own edges (row 0: the root), in its reused buffer (valid
         until the next call for the seat): its action values under ``sigma`` for its own play,
         or under its best response."""
