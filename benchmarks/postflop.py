@@ -3,11 +3,15 @@
 The trees are the reference ones (pot 100, stack 200, bet 50%, raise 100%, all-in; the ranges
 of the reference solves) from a river, a turn and a flop root. Each case runs in a fresh
 process (after a warm-up solve that loads Numba's compiled code) so its peak resident memory
-is its own. Prints one line per case: iterations, wall seconds (solve plus exploitability
-checks), CPU seconds of the process over the same span (the better figure on a shared
-machine), exploitability reached, solver state in MiB and the process's peak RSS in MiB.
+is its own, with ``--threads`` Numba threads (the dealt subtrees of the root street are
+walked in parallel; results are the same for any thread count). Prints one line per case:
+threads, iterations, wall seconds (solve plus exploitability checks), CPU seconds of the
+process over the same span (CPU / wall near the thread count means the threads had their
+cores), exploitability reached, solver state in MiB and the process's peak RSS in MiB; and
+the machine's load average before and after (other work on the cores slows the wall time).
 
     .venv/bin/python benchmarks/postflop.py                 # river, turn, flop to 0.05% pot
+    .venv/bin/python benchmarks/postflop.py --threads 1     # single thread
     .venv/bin/python benchmarks/postflop.py --cases river turn --target 0.05
     .venv/bin/python benchmarks/postflop.py --cases flop --max-iterations 100
     .venv/bin/python benchmarks/postflop.py --cases wide --target 0.5   # BTN vs BB, ~500 combos each
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -32,6 +37,8 @@ WIDE_BB = "22-99,A2s-AJs,K2s-KJs,Q5s+,J7s+,T7s+,97s+,86s+,75s+,64s+,53s+,A2o-AJo
 
 
 def run_case(name: str, target: float, max_iterations: int, check_every: int) -> dict:
+    import numba
+
     from pokerlab.cards import parse_cards
     from pokerlab.postflop.game import BetTree, PostflopSpot
     from pokerlab.postflop.solver import PostflopSolver
@@ -53,6 +60,7 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int) ->
     cpu = time.process_time() - cpu
     return {
         "case": name,
+        "threads": numba.get_num_threads(),
         "iterations": solver.iterations,
         "seconds": solver.seconds,
         "cpu_seconds": cpu,
@@ -67,23 +75,26 @@ def main() -> None:
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES) + ["wide"], default=["river", "turn", "flop"])
     parser.add_argument("--target", type=float, default=0.05, help="exploitability target, %% of pot")
     parser.add_argument("--max-iterations", type=int, default=3000)
-    parser.add_argument("--check-every", type=int, default=10)
+    parser.add_argument("--check-every", type=int, default=10, help="iterations before the first measurement")
+    parser.add_argument("--threads", type=int, default=os.cpu_count(), help="Numba threads (default: all cores)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_case(args.one, args.target, args.max_iterations, args.check_every)))
         return
-    print(f"{'case':<6} {'iters':>6} {'seconds':>9} {'cpu s':>9} {'% pot':>8} {'state MiB':>10} {'peak RSS MiB':>13}")
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{'case':<6} {'threads':>7} {'iters':>6} {'seconds':>9} {'cpu s':>9} {'% pot':>8} {'state MiB':>10} "
+          f"{'peak RSS MiB':>13}")
     for name in args.cases:
         out = subprocess.run(
             [sys.executable, __file__, "--one", name, "--target", str(args.target),
              "--max-iterations", str(args.max_iterations), "--check-every", str(args.check_every)],
-            check=True, capture_output=True, text=True,
+            check=True, capture_output=True, text=True, env={**os.environ, "NUMBA_NUM_THREADS": str(args.threads)},
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{r['case']:<6} {r['iterations']:>6} {r['seconds']:>9.3f} {r['cpu_seconds']:>9.3f} "
-              f"{r['exploitability_pct_pot']:>8.4f} "
-              f"{r['state_mib']:>10.1f} {r['peak_rss_mib']:>13.0f}", flush=True)
+        print(f"{r['case']:<6} {r['threads']:>7} {r['iterations']:>6} {r['seconds']:>9.3f} {r['cpu_seconds']:>9.3f} "
+              f"{r['exploitability_pct_pot']:>8.4f} {r['state_mib']:>10.1f} {r['peak_rss_mib']:>13.0f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

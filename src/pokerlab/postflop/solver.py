@@ -20,6 +20,15 @@ Walk
     dealt card drop out. Boards are run out the same way after an all-in. Showdowns use the
     sorted sweep of :mod:`pokerlab.postflop.showdown`.
 
+Threads
+    The subtrees after the root street's deals (the turn cards of a flop root, the river
+    cards of a turn root) are independent: each reads and writes only the state stored for
+    its own card. A walk therefore runs in three passes (``_iterate``): the root street is
+    walked to record the reach arriving at each deal, the dealt subtrees are walked as
+    parallel jobs (``numba.prange``, as many threads as ``numba.get_num_threads()``), and the
+    root street is walked again, adding the jobs' values in card order. Nothing depends on
+    which thread ran which job, so 1 or 2 threads give the same bytes.
+
 Suit isomorphism
     When a suit permutation maps the board and both ranges onto themselves, a chance node
     walks one card per class and gives the others its values with the hands permuted (see
@@ -30,6 +39,11 @@ Values
     "Share" values: what a player ends the hand with minus what it put in since the root, so
     the two players' shares always sum to the starting pot ``P``. A winner at showdown gets
     ``P + b``, the loser ``-b``, a tie ``P/2`` (``b`` = chips each put in since the root).
+    The walk itself works net of ``P/2`` (win ``P/2 + b``, lose ``-(P/2 + b)``, tie 0, a fold
+    ``-(P/2 + b)`` for the folder): over all terminals below a node the ``P/2`` part adds up
+    to the same amount whatever a player does there, so regrets and best responses are
+    unchanged, a showdown needs no pass for the compatible weight, and the read-out adds
+    ``P/2`` times the compatible opponent weight back at the root.
 
 Exploitability (the convention of TexasSolver and postflop-solver)
     ``(BR_oop + BR_ip - P) / 2`` chips, where ``BR_p`` is player ``p``'s best-response value
@@ -65,7 +79,7 @@ from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree,
 TRAIN, BEST_RESPONSE, EVALUATE = 0, 1, 2
 VALUE, FINAL_POT, SHOWDOWN_PROB = 0, 1, 2
 JOB, RECORD, REPLAY = 0, 1, 2  # how a walk treats the root street's chance nodes
-DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 3.0
+DCFR = (1.5, 0.0, 3.0, False)  # alpha, beta, gamma, reset of the average (see dcfr_discounts)
 STATE_DTYPE = np.float32  # regrets and strategy sums
 
 
@@ -324,10 +338,11 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
 
 
 @njit(cache=True, fastmath=True, parallel=True)
-def _iterate(G, R, S, weights, t_start, n_iterations, mode, qty, travs, max_depth, max_actions):
-    """Run ``n_iterations`` DCFR iterations from ``t_start`` (1-based; mode TRAIN) or one walk
-    (BEST_RESPONSE, EVALUATE), each walking the players in ``travs`` in turn; returns the root
-    values (see ``_walk``) of the last walk, net of half the pot for VALUE.
+def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions):
+    """Run one DCFR iteration per row of ``discounts`` (see :func:`dcfr_discounts`; mode TRAIN)
+    or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the players in
+    ``travs`` in turn; returns the root values (see ``_walk``) of the last walk, net of half the
+    pot for VALUE.
 
     A walk is three passes when the root street has chance nodes: RECORD walks the root
     street and keeps the reach arriving at each deal; the dealt subtrees are walked as jobs in
@@ -349,13 +364,8 @@ def _iterate(G, R, S, weights, t_start, n_iterations, mode, qty, travs, max_dept
     sum_0, sum_1 = S
     n_chance = chance_nodes.size
     values = np.zeros(0)
-    for t in range(t_start, t_start + n_iterations):
-        pos, neg, gam = 1.0, 1.0, 1.0
-        if mode == TRAIN:
-            tp = float(t - 1)
-            pos = tp**DCFR_ALPHA / (tp**DCFR_ALPHA + 1.0)
-            neg = tp**DCFR_BETA / (tp**DCFR_BETA + 1.0)
-            gam = (tp / t) ** DCFR_GAMMA
+    for t in range(discounts.shape[0]):
+        pos, neg, gam = discounts[t, 0], discounts[t, 1], discounts[t, 2]
         for trav in travs:
             opp_w, own_w = weights[1 - trav], weights[trav]
             n_t, n_o = own_w.size, opp_w.size
@@ -388,6 +398,25 @@ def _root_equity(G, weights, trav):
     """Checked-down equity share of each hand times its compatible opponent weight."""
     out = np.zeros(weights[trav].size)
     _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, np.empty(52), G)
+    return out
+
+
+def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
+                   reset: bool) -> np.ndarray:
+    """(n, 3) discounts of DCFR iterations ``t_start ..`` (1-based): the factor on positive
+    regrets ``s^alpha / (s^alpha + 1)``, on negative ones ``s^beta / (s^beta + 1)`` and on the
+    strategy sum ``(u / (u + 1))^gamma``, with ``s = t - 1`` and ``u = s``, or with ``reset``
+    ``u = s - `` the largest power of 4 not above ``s`` (the sum restarts at iterations 2, 5,
+    17, 65, 257, ...: early strategies leave the average, as in postflop-solver)."""
+    s = np.arange(t_start - 1, t_start - 1 + n_iterations, dtype=np.float64)
+    u = s.copy()
+    if reset:
+        power = np.where(s >= 1, 4.0 ** np.floor(np.log(np.maximum(s, 1)) / np.log(4) + 1e-9), 0.0)
+        u = s - power
+    out = np.empty((n_iterations, 3))
+    out[:, 0] = s**alpha / (s**alpha + 1.0)
+    out[:, 1] = s**beta / (s**beta + 1.0)
+    out[:, 2] = (u / (u + 1.0)) ** gamma
     return out
 
 
@@ -485,8 +514,10 @@ def _root_deals(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray):
 class PostflopSolver:
     """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
 
-    def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0, isomorphism: bool = True):
+    def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0, isomorphism: bool = True,
+                 dcfr: tuple[float, float, float, bool] = DCFR):
         self.spot = spot
+        self.dcfr = dcfr
         self.tree: PublicTree = build_tree(spot)
         ranges = spot.ranges
         self.hands = tuple(np.flatnonzero(r > 0) for r in ranges)  # combo indices per player
@@ -551,14 +582,15 @@ class PostflopSolver:
         if iterations <= 0:
             return
         start = time.perf_counter()
-        _run_walks(self._G, self._R, self._S, self.weights, self.iterations + 1, int(iterations), TRAIN, VALUE,
+        discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
+        _run_walks(self._G, self._R, self._S, self.weights, discounts, TRAIN, VALUE,
                    np.array([0, 1]), *self._limits)
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
 
     def root_values(self, player: int, mode: int = EVALUATE, qty: int = VALUE) -> np.ndarray:
         """Per-hand root sums (see ``_walk``) for ``player`` under the average strategies."""
-        values = _run_walks(self._G, self._R, self._S, self.weights, 1, 1, mode, qty, np.array([player]),
+        values = _run_walks(self._G, self._R, self._S, self.weights, np.ones((1, 3)), mode, qty, np.array([player]),
                             *self._limits)
         if qty == VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]
@@ -582,14 +614,20 @@ class PostflopSolver:
     ) -> float:
         """Iterate until exploitability <= ``target_pct_pot`` % of the pot or ``max_iterations``.
 
-        Returns the last measured exploitability in % of the pot. ``progress(iterations,
-        pct_pot)`` is called after each measurement.
+        Exploitability is measured after ``check_every`` iterations and then again after at
+        least ``check_every`` more (a measurement costs about two iterations): while it is far
+        above the target the gap grows to half the iterations still needed if exploitability
+        keeps falling as fast as between the last two measurements (and at least as fast as
+        1/iterations), at most doubling the count. Returns the last measured exploitability in
+        % of the pot; ``progress(iterations, pct_pot)`` is called after each measurement.
         """
         if not target_pct_pot >= 0 or max_iterations < 1 or check_every < 1:
             raise ValueError("solve: need target_pct_pot >= 0, max_iterations >= 1, check_every >= 1")
         pct = math.inf
+        step = check_every
+        last = None
         while self.iterations < max_iterations:
-            self.run(min(check_every, max_iterations - self.iterations))
+            self.run(min(step, max_iterations - self.iterations))
             start = time.perf_counter()
             pct = 100.0 * self.exploitability() / self.spot.pot
             self.seconds += time.perf_counter() - start
@@ -597,6 +635,14 @@ class PostflopSolver:
                 progress(self.iterations, pct)
             if pct <= target_pct_pot:
                 break
+            step = check_every
+            if target_pct_pot > 0 and pct > 0:
+                rate = 1.0  # exploitability ~ iterations^-rate
+                if last is not None and last[1] > pct:
+                    rate = max(rate, math.log(last[1] / pct) / math.log(self.iterations / last[0]))
+                still_needed = self.iterations * ((pct / target_pct_pot) ** (1.0 / rate) - 1.0)
+                step = int(max(check_every, min(self.iterations, still_needed / 2)))
+            last = (self.iterations, pct)
         return pct
 
     # --- strategies ---------------------------------------------------------------------------
