@@ -1,4 +1,5 @@
-"""The 169x169 preflop equity table: seeded sampling, exact enumeration, and its file formats.
+"""Building the 169x169 preflop equity table: seeded sampling and exact enumeration (the table
+object and its files live in :mod:`pokerlab.equity_table`; both are importable from here).
 
 For an ordered class pair (hero class ``a``, villain class ``b``) the table holds the
 probability that hero wins and that hero ties at showdown, over uniformly random
@@ -25,19 +26,16 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numba import get_num_threads, njit, prange
 
 from pokerlab import cards as C
 from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.equity_table import (N_CLASS_PAIRS, PAIR_HERO, PAIR_VILLAIN, EquityTable, PairCounts,  # noqa: F401
+                                   load_equity_table, save_equity_table)
 from pokerlab.rng import below_pair, stream_state
 
-PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASSES))
-N_CLASS_PAIRS = PAIR_HERO.size  # 14,365
 BOARDS_PER_COMBO_PAIR = math.comb(48, 5)  # 1,712,304
 
 # Combos of each class, padded into one array: CLASS_COMBO_CARDS[k, i] = (low, high) of the
@@ -46,129 +44,6 @@ _CLASS_COMBO_CARDS = np.zeros((C.N_CLASSES, 12, 2), dtype=np.int64)
 for _k, _combos in enumerate(C.CLASS_COMBOS):
     _CLASS_COMBO_CARDS[_k, : _combos.size] = C.COMBO_CARDS[_combos]
 _CLASS_COMBO_COUNT = C.CLASS_WEIGHTS.astype(np.int64)
-
-
-# --- the table object and its files -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EquityTable:
-    """Showdown win and tie probabilities of every ordered class pair (hero = row).
-
-    ``win[a, b]`` and ``tie[a, b]`` are fractions of deals; ``tie`` is symmetric and
-    ``loss[a, b] = win[b, a] = 1 - win[a, b] - tie[a, b]`` (up to rounding of the last bit). ``samples[a, b]`` is the number of deals behind
-    the cell (sampled draws, or all (combo, combo, board) deals in exact mode).
-    """
-
-    classes: tuple[str, ...]
-    win: np.ndarray
-    tie: np.ndarray
-    samples: np.ndarray
-
-    @property
-    def loss(self) -> np.ndarray:
-        """Loss probabilities; ``loss[a, b]`` is exactly ``win[b, a]`` (ties are symmetric)."""
-        return self.win.T.copy()
-
-    @property
-    def equity(self) -> np.ndarray:
-        """Chip equity ``win + tie / 2`` (the pot share a hand takes at showdown)."""
-        return self.win + 0.5 * self.tie
-
-    def lookup(self, hero: str, villain: str) -> tuple[float, float, float]:
-        """(win, tie, loss) of class ``hero`` against class ``villain``."""
-        a, b = C.parse_class(hero), C.parse_class(villain)
-        return float(self.win[a, b]), float(self.tie[a, b]), float(self.loss[a, b])
-
-
-@dataclass(frozen=True)
-class PairCounts:
-    """Raw outcome counts of the 14,365 unordered class pairs (hero = ``PAIR_HERO``)."""
-
-    wins: np.ndarray
-    ties: np.ndarray
-    losses: np.ndarray
-
-    @property
-    def samples(self) -> np.ndarray:
-        return self.wins + self.ties + self.losses
-
-    def to_table(self) -> EquityTable:
-        """The 169x169 table. Off the diagonal the villain's row mirrors the hero's; on the
-        diagonal the two orientations of a same-class pair are averaged, so win == loss there."""
-        n = self.samples.astype(np.float64)
-        win = np.zeros((C.N_CLASSES, C.N_CLASSES))
-        tie = np.zeros_like(win)
-        samples = np.zeros((C.N_CLASSES, C.N_CLASSES), dtype=np.int64)
-        a, b = PAIR_HERO, PAIR_VILLAIN
-        win[a, b] = self.wins / n
-        win[b, a] = self.losses / n
-        tie[a, b] = tie[b, a] = self.ties / n
-        diag = a == b
-        win[a[diag], a[diag]] = 0.5 * (self.wins[diag] + self.losses[diag]) / n[diag]
-        samples[a, b] = samples[b, a] = self.samples
-        return EquityTable(C.CLASS_NAMES, win, tie, samples)
-
-
-def save_equity_table(counts: PairCounts, npz_path: str | os.PathLike, parquet_path: str | os.PathLike) -> None:
-    """Write the table as ``.npz`` (for the solvers) and ``.parquet`` (one row per pair), atomically.
-
-    Both files are byte-reproducible: no timestamps, fixed column order, no compression metadata
-    that varies between runs.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from pokerlab.io import atomic_path
-
-    table = counts.to_table()
-    with atomic_path(npz_path) as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(
-                fh,
-                classes=np.array(table.classes),
-                win=table.win,
-                tie=table.tie,
-                samples=table.samples,
-            )
-    names = np.array(C.CLASS_NAMES)
-    arrow = pa.table(
-        {
-            "hero": pa.array(names[PAIR_HERO].tolist(), pa.string()),
-            "villain": pa.array(names[PAIR_VILLAIN].tolist(), pa.string()),
-            "wins": pa.array(counts.wins, pa.int64()),
-            "ties": pa.array(counts.ties, pa.int64()),
-            "losses": pa.array(counts.losses, pa.int64()),
-            "samples": pa.array(counts.samples, pa.int64()),
-        }
-    )
-    with atomic_path(parquet_path) as tmp:
-        pq.write_table(arrow, tmp, compression="zstd", write_statistics=False)
-
-
-def load_equity_table(path: str | os.PathLike) -> EquityTable:
-    """Read ``equity_169.npz``; raise ``ValueError`` naming the file if it is missing or malformed."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"equity table {path}: file not found (build it with the equity_table rule)")
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            classes = tuple(str(x) for x in data["classes"])
-            win, tie, samples = data["win"], data["tie"], data["samples"]
-    except Exception as exc:  # zip, key or dtype errors all mean a bad file
-        raise ValueError(f"equity table {path}: unreadable ({exc})") from exc
-    if classes != C.CLASS_NAMES:
-        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order")
-    for name, arr in (("win", win), ("tie", tie), ("samples", samples)):
-        if arr.shape != (C.N_CLASSES, C.N_CLASSES):
-            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169)")
-    if not (np.all(np.isfinite(win)) and np.all(np.isfinite(tie))):
-        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value")
-    if win.min() < 0 or tie.min() < 0 or (win + tie).max() > 1 + 1e-12:
-        raise ValueError(f"equity table {path}: probabilities outside [0, 1]")
-    if not np.allclose(win, (1.0 - win - tie).T, atol=1e-12, rtol=0):
-        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]")
-    return EquityTable(classes, win.astype(np.float64), tie.astype(np.float64), samples.astype(np.int64))
 
 
 # --- sampling ----------------------------------------------------------------------------

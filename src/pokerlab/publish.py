@@ -30,13 +30,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
-from pokerlab.io import sha256_file, write_bytes_atomic, write_json_atomic
-from pokerlab.solve import result_bytes
-from pokerlab.sweep import spot_name
+from pokerlab.io import compact_json_bytes, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.spot import spot_name
+
+# Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
 
 CHART_FORMAT = "pokerlab-chart/1"
 DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "chart.schema.json"
@@ -104,6 +103,8 @@ def load_schema(path: str | os.PathLike | None = None) -> dict[str, Any]:
 
 def validate_chart(doc: dict[str, Any], schema: dict[str, Any] | None = None) -> None:
     """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema."""
+    import jsonschema  # only chart jobs validate
+
     validator = jsonschema.Draft202012Validator(schema or load_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
     if error is not None:
@@ -159,5 +160,5 @@ def write_chart(result_path: str | os.PathLike, out_path: str | os.PathLike,
     (compact canonical JSON, ASCII, trailing newline) atomically."""
     doc = chart_document(json.loads(Path(result_path).read_text()), sha256_file(result_path))
     validate_chart(doc, load_schema(schema_path))
-    write_bytes_atomic(out_path, result_bytes(doc))  # compact canonical JSON, as result.json
+    write_bytes_atomic(out_path, compact_json_bytes(doc))  # compact canonical JSON, as result.json
     return doc

@@ -31,9 +31,9 @@ from typing import Any, Callable
 import numpy as np
 
 from pokerlab import __version__
-from pokerlab.equity import load_equity_table
+from pokerlab.equity_table import load_equity_table
 from pokerlab.icm import PayoutStructure, load_payouts
-from pokerlab.io import atomic_path, write_bytes_atomic
+from pokerlab.io import atomic_path, compact_json_bytes, write_bytes_atomic
 from pokerlab.payoffs import PostflopModel
 from pokerlab.readout import Readout, read_out
 from pokerlab.solver import Solver
@@ -230,10 +230,9 @@ def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
 
 
 def result_bytes(result: dict[str, Any]) -> bytes:
-    """The canonical bytes of a result document (what ``result.json`` holds): sorted keys,
-    compact separators (a read-out has ~10^5-10^6 numbers), ASCII, a trailing newline."""
-    text = json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return (text + "\n").encode("ascii")
+    """The canonical bytes of a result document (what ``result.json`` holds): compact JSON
+    (:func:`pokerlab.io.compact_json_bytes`)."""
+    return compact_json_bytes(result)
 
 
 def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: str | os.PathLike | None,

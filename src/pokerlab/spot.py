@@ -43,6 +43,11 @@ SIZING_FIELDS = ("raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller
 DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[2] / "config" / "sizing.yaml"
 
 
+def spot_name(fmt: str, seats: int, depth: float) -> str:
+    """``cash/6max/100bb``: the spot's folder/file stem everywhere in ``results/``."""
+    return f"{fmt}/{int(seats)}max/{float(depth):g}bb"
+
+
 @dataclass(frozen=True)
 class Spot:
     """One preflop situation: every seat starts with ``depth`` bb live, blinds 0.5/1bb.

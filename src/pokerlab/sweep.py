@@ -27,7 +27,7 @@ from typing import Iterable
 import pandas as pd
 
 from pokerlab.io import atomic_path
-from pokerlab.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS
+from pokerlab.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, spot_name
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
@@ -48,11 +48,6 @@ def full_sweep() -> pd.DataFrame:
     """The 512 spots of the published sweep, format-major, then seats, then depth."""
     rows = [(f, n, d) for f in SWEEP_FORMATS for n in SWEEP_SEATS for d in SWEEP_DEPTHS]
     return pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
-
-
-def spot_name(fmt: str, seats: int, depth: float) -> str:
-    """``cash/6max/100bb``: the spot's folder/file stem everywhere in ``results/``."""
-    return f"{fmt}/{int(seats)}max/{float(depth):g}bb"
 
 
 def _override(column: str, text: str, where: str):

@@ -2,7 +2,8 @@
 
 import json
 
-from pokerlab.sweep import load_spots, solve_resources, solve_settings, spot_name, spot_overrides
+from pokerlab.spot import spot_name
+from pokerlab.sweep import load_spots, solve_resources, solve_settings, spot_overrides
 
 # The spots sheet: one row per spot of the sweep, with optional per-spot overrides.
 SPOTS = load_spots(config["sweep"]["spots"])
