@@ -114,6 +114,10 @@ def test_cli_flags_and_bad_input(capsys):
             "--oop", "QQ,JJ", "--bets", "50", "--allin", "--accuracy", "0.5"]
     assert main(args) == 0
     assert "exploitability" in capsys.readouterr().out
+    assert main(args + ["--threads", "1"]) == 0
+    assert "on 1 thread(s)" in capsys.readouterr().out
+    assert main(args + ["--threads", "0"]) == 2
+    assert "bad threads 0" in capsys.readouterr().err
     assert main(args[:5] + ["--board", "QsQs2h", "--ip", "AA", "--oop", "KK", "--bets", "50"]) == 2
     assert "appears twice" in capsys.readouterr().err
     assert main(["postflop", "--pot", "100"]) == 2

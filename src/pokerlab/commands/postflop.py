@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--accuracy", type=float, default=None, help="target exploitability, %% of pot (default 0.05)")
     p.add_argument("--max-iterations", type=int, default=None, help="iteration limit (default 2000)")
     p.add_argument("--max-memory-mb", type=float, default=4096.0, help="refuse trees above this (default %(default)s)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads for the dealt subtrees (default: all cores; the result is the same)")
     p.add_argument("--json", action="store_true", help="print the full result record as JSON")
     p.set_defaults(func=run)
 
@@ -86,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         with open(args.texassolver_dump) as fh:
             result = texassolver_result(json.load(fh), spot)
     else:
-        result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb)
+        result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
+                            threads=args.threads)
     if args.json:
         sys.stdout.write(dumps_json(result.to_json()))
         return 0
@@ -98,6 +101,6 @@ def run(args: argparse.Namespace) -> int:
     if args.texassolver_dump:
         print(f"{line} (TexasSolver's dumped strategy, measured by pokerlab's best response)")
     else:
-        print(f"{line} after {result.iterations} iterations, {result.seconds:.2f} s, "
-              f"{result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
+        print(f"{line} after {result.iterations} iterations, {result.seconds:.2f} s on "
+              f"{result.extra['threads']} thread(s), {result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
     return 0

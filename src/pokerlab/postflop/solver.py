@@ -69,6 +69,7 @@ import math
 import time
 from typing import Callable
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -697,7 +698,7 @@ class PostflopSolver:
             exploitability_chips=exploitability,
             iterations=self.iterations,
             seconds=self.seconds,
-            extra={"memory_bytes": self.memory_bytes},
+            extra={"memory_bytes": self.memory_bytes, "threads": numba.get_num_threads()},
         )
 
 
@@ -709,8 +710,18 @@ def solve_spot(
     progress: Callable[[int, float], None] | None = None,
     max_memory_mb: float = 4096.0,
     isomorphism: bool = True,
+    threads: int | None = None,
 ) -> PostflopResult:
-    """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out."""
-    solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
-    solver.solve(target_pct_pot, max_iterations, check_every, progress)
-    return solver.result()
+    """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out,
+    on ``threads`` Numba threads (None: as many as Numba has; the result is the same)."""
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and not 1 <= threads <= available:
+        raise ValueError(f"bad threads {threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads or available)
+    try:
+        solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
+        solver.solve(target_pct_pot, max_iterations, check_every, progress)
+        return solver.result()
+    finally:
+        numba.set_num_threads(previous)
