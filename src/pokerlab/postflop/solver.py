@@ -715,12 +715,12 @@ def solve_spot(
     threads: int | None = None,
 ) -> PostflopResult:
     """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out,
-    on ``threads`` Numba threads (None: as many as Numba has; the result is the same)."""
+    on ``threads`` Numba threads (None: Numba's current setting; the result is the same)."""
     available = numba.config.NUMBA_NUM_THREADS
     if threads is not None and not 1 <= threads <= available:
         raise ValueError(f"bad threads {threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
     previous = numba.get_num_threads()
-    numba.set_num_threads(threads or available)
+    numba.set_num_threads(threads or previous)
     try:
         solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
         solver.solve(target_pct_pot, max_iterations, check_every, progress)
