@@ -57,26 +57,39 @@ def river_boards(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(boards, dtype=np.int64).reshape(len(boards), 5), index
 
 
-def board_tables(boards: np.ndarray, hand_cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per board, one player's hands that do not collide with it, sorted by strength.
+def board_tables(boards: np.ndarray, cards: tuple[np.ndarray, ...]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per board, each player's hands that do not collide with it, sorted by strength.
 
-    Returns ``tables`` of shape (n_boards, 4, n_hands) int32 whose rows are hand index,
-    strength, first card and second card, in ascending strength over the first ``n_valid[b]``
-    columns (the rest is padding), and ``n_valid`` (n_boards,) int32.
+    ``cards[p]`` is player ``p``'s (n_p, 2) hand cards. Returns per player ``tables`` of shape
+    (n_boards, 4, n_p) int16 whose rows are hand index, strength rank, first card and second
+    card, in ascending strength over the first ``n_valid[b]`` columns (the rest is padding),
+    and ``n_valid`` (n_boards,) int32. The strength rank numbers the distinct strengths of all
+    players' hands on the board from 0, so the players' tables compare with each other; int16
+    halves the tables, which the sweeps read from memory once per showdown.
     """
-    strength = _strengths(np.ascontiguousarray(boards, np.int64), np.ascontiguousarray(hand_cards, np.int64),
-                          CARD_BITS)
-    order = np.argsort(strength, axis=1, kind="stable")
-    n_valid = (strength >= 0).sum(axis=1).astype(np.int32)
-    tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.int32)
-    for b in range(boards.shape[0]):
-        valid = order[b, strength.shape[1] - n_valid[b]:]  # invalid (-1) sort first
-        k = valid.size
-        tables[b, 0, :k] = valid
-        tables[b, 1, :k] = strength[b, valid]
-        tables[b, 2, :k] = hand_cards[valid, 0]
-        tables[b, 3, :k] = hand_cards[valid, 1]
-    return tables, n_valid
+    boards = np.ascontiguousarray(boards, np.int64)
+    strengths = [_strengths(boards, np.ascontiguousarray(c, np.int64), CARD_BITS) for c in cards]
+    joint = np.concatenate(strengths, axis=1)  # -1 where a hand collides with the board
+    order = np.argsort(joint, axis=1, kind="stable")
+    ordered = np.take_along_axis(joint, order, axis=1)
+    ranks = np.empty_like(ordered)
+    np.put_along_axis(ranks, order, np.cumsum(np.diff(ordered, axis=1, prepend=ordered[:, :1]) > 0, axis=1), axis=1)
+    out, start = [], 0
+    for hand_cards, strength in zip(cards, strengths):
+        rank = ranks[:, start:start + strength.shape[1]]
+        start += strength.shape[1]
+        order = np.argsort(strength, axis=1, kind="stable")
+        n_valid = (strength >= 0).sum(axis=1).astype(np.int32)
+        tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.int16)
+        for b in range(boards.shape[0]):
+            valid = order[b, strength.shape[1] - n_valid[b]:]  # invalid (-1) sort first
+            k = valid.size
+            tables[b, 0, :k] = valid
+            tables[b, 1, :k] = rank[b, valid]
+            tables[b, 2, :k] = hand_cards[valid, 0]
+            tables[b, 3, :k] = hand_cards[valid, 1]
+        out.append((tables, n_valid))
+    return tuple(out)
 
 
 @njit(cache=True, fastmath=True)

@@ -525,7 +525,7 @@ class PostflopSolver:
             position[p][self.hands[p]] = np.arange(self.hands[p].size)
         same = (position[1][self.hands[0]], position[0][self.hands[1]])
         boards, board_index = river_boards(spot.board)
-        tables = [board_tables(boards, c) for c in cards]
+        tables = board_tables(boards, cards)
         root_mask = np.zeros(52, dtype=np.bool_)
         root_mask[list(spot.board)] = True
         iso = suit_isomorphism(spot.board, self.hands, self.weights, isomorphism)
