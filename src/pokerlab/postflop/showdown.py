@@ -1,8 +1,9 @@
 """Showdown values against a weighted range in O(n) per board, with exact card removal.
 
 For one complete 5-card board, every hand of both players gets its strength once (from
-:func:`pokerlab.evaluator.rank_from_suit_masks`) and the hands that do not collide with the
-board are sorted by it (:func:`board_tables`, once per solve). A sweep up the sorted lists
+:func:`pokerlab.evaluator.rank_of_packed`, stored as a rank shared by both players) and the
+hands that do not collide with the board are sorted by it (:func:`board_tables`, once per
+solve). A sweep up the sorted lists
 gives, for each hand ``h``, the opponent weight it beats, and a sweep down the weight it loses
 to; the weight held by opponent combos sharing a card with ``h`` is taken out per card instead
 of looping over pairs.
