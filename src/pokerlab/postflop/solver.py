@@ -342,7 +342,14 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
     return out[0].copy()
 
 
-@njit(cache=True, fastmath=True, parallel=True)
+# Only the explicit prange is parallel: left on, Numba would also turn the per-walk np.zeros
+# into parallel loops, waking the threads three times per walk even when the root street has
+# no deal to share out (a river root ran 12x slower on 2 threads than on 1).
+PRANGE_ONLY = {"comprehension": False, "reduction": False, "inplace_binop": False, "setitem": False,
+               "numpy": False, "stencil": False, "fusion": False, "prange": True}
+
+
+@njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
 def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions):
     """Run one DCFR iteration per row of ``discounts`` (see :func:`dcfr_discounts`; mode TRAIN)
     or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the players in
