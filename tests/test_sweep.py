@@ -18,7 +18,7 @@ from snakemake.utils import validate
 
 from pokerlab.solve import SolveSettings
 from pokerlab.sweep import (OVERRIDE_COLUMNS, SHEET_COLUMNS, SOLVE_MEM_MB, SOLVE_RUNTIME_MIN, full_sweep, load_spots,
-                            solve_resources, solve_settings, spot_overrides, summary_table, timings_table)
+                            sheet_overrides, solve_resources, solve_settings, summary_table, timings_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -67,15 +67,15 @@ def test_overrides_replace_settings_and_resources_of_their_spot_only(tmp_path):
                     "cash\t9\t200\t240\t 400,1200,3000,6000 \t\ncash\t2\t10\t\t\t0.02\nmtt\t6\t20\t\t\t\n")
     sheet = load_spots(path)
     validate(sheet, str(ROOT / "workflow" / "schemas" / "spots.schema.yaml"))
-    assert spot_overrides(sheet, "cash", 9, 200.0) == {"checkpoints": "400,1200,3000,6000", "runtime": 240}
-    assert spot_overrides(sheet, "cash", 2, 10) == {"bar_coefficient": 0.02}
-    assert spot_overrides(sheet, "mtt", 6, 20) == {} == spot_overrides(sheet, "cash", 6, 20)  # empty row; not listed
+    overrides = sheet_overrides(sheet)
+    assert overrides == {"cash/9max/200bb": {"checkpoints": "400,1200,3000,6000", "runtime": 240},
+                         "cash/2max/10bb": {"bar_coefficient": 0.02}, "mtt/6max/20bb": {}}  # an empty row overrides nothing
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["solve"]
-    deep = SolveSettings.from_config(solve_settings(config, spot_overrides(sheet, "cash", 9, 200)))
+    deep = SolveSettings.from_config(solve_settings(config, overrides["cash/9max/200bb"]))
     assert deep.checkpoints == (400, 1200, 3000, 6000) and deep.bar_coefficient == config["bar_coefficient"]
     assert SolveSettings.from_config(solve_settings(config, {"bar_coefficient": 0.02})).bar_coefficient == 0.02
     assert "spots" not in solve_settings(config, {})
-    assert solve_resources(9, spot_overrides(sheet, "cash", 9, 200)) == {"mem_mb": SOLVE_MEM_MB[9], "runtime": 240}
+    assert solve_resources(9, overrides["cash/9max/200bb"]) == {"mem_mb": SOLVE_MEM_MB[9], "runtime": 240}
     assert solve_resources("2", {}) == {"mem_mb": SOLVE_MEM_MB[2], "runtime": SOLVE_RUNTIME_MIN[2]}
     # bigger tables never ask for less
     for table in (SOLVE_MEM_MB, SOLVE_RUNTIME_MIN):

@@ -34,9 +34,9 @@ SWEEP_SEATS = tuple(range(2, 10))
 SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
 SHEET_COLUMNS = ("format", "seats", "depth")
 OVERRIDE_COLUMNS = ("checkpoints", "bar_coefficient", "mem_mb", "runtime")
-# Default resources of one solve job by table size. Memory: peak resident sizes seen in a sweep
-# (~210 MB heads-up, ~290 MB 5-handed, ~390 MB 8-handed, ~500 MB 9-handed 200bb, mostly the
-# interpreter, the table and writing result.json) with about 2x headroom. Runtime (minutes)
+# Default resources of one solve job by table size. Memory: the largest peak resident size of
+# each table size in a full sweep (232 MB heads-up, 284 MB 5-handed, 557 MB 8-handed, 819 MB
+# 9-handed: the interpreter, the table, the solver and writing result.json), with 1.5-2x headroom. Runtime (minutes)
 # covers the whole 400/1,200/3,000 schedule at several times this machine's speed, so a slower
 # cluster node does not time out.
 SOLVE_MEM_MB = {2: 500, 3: 500, 4: 500, 5: 600, 6: 700, 7: 800, 8: 1000, 9: 1200}
@@ -120,13 +120,11 @@ def load_spots(path: str | os.PathLike) -> pd.DataFrame:
     return out
 
 
-def spot_overrides(sheet: pd.DataFrame, fmt: str, seats: int, depth: float) -> dict:
-    """The non-empty override cells of one spot's row (``{}`` if the spot is not in the sheet)."""
-    match = sheet[(sheet["format"] == fmt) & (sheet["seats"] == int(seats)) & (sheet["depth"] == float(depth))]
-    if match.empty:
-        return {}
-    row = match.iloc[0]
-    return {c: row[c] for c in OVERRIDE_COLUMNS if pd.notna(row[c])}
+def sheet_overrides(sheet: pd.DataFrame) -> dict[str, dict]:
+    """Each spot's non-empty override cells (``{}`` for none), keyed by :func:`spot_name`: built
+    once, so the workflow looks a spot up instead of scanning the sheet for every job."""
+    return {spot_name(row["format"], row["seats"], row["depth"]): {c: row[c] for c in OVERRIDE_COLUMNS if pd.notna(row[c])}
+            for row in sheet.to_dict("records")}
 
 
 def solve_settings(solve_section: dict, overrides: dict) -> dict:

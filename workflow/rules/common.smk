@@ -3,12 +3,13 @@
 import json
 
 from pokerlab.spot import spot_name
-from pokerlab.sweep import load_spots, solve_resources, solve_settings, spot_overrides
+from pokerlab.sweep import load_spots, sheet_overrides, solve_resources, solve_settings
 
 # The spots sheet: one row per spot of the sweep, with optional per-spot overrides.
 SPOTS = load_spots(config["sweep"]["spots"])
 validate(SPOTS, "../schemas/spots.schema.yaml")
 SPOT_NAMES = [spot_name(*row[:3]) for row in SPOTS.itertuples(index=False)]
+OVERRIDES = sheet_overrides(SPOTS)
 
 
 def config_digest_param(section):
@@ -18,4 +19,4 @@ def config_digest_param(section):
 
 def overrides_of(wildcards):
     """The sheet's override cells for the spot named by the wildcards ({} if not in the sheet)."""
-    return spot_overrides(SPOTS, wildcards.format, int(wildcards.seats), float(wildcards.depth))
+    return OVERRIDES.get(spot_name(wildcards.format, wildcards.seats, wildcards.depth), {})
