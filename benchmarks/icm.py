@@ -31,12 +31,12 @@ def main() -> None:
 
     from pokerlab.equity import load_equity_table, sampled_equity_table
     from pokerlab.icm import load_payouts
-    from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-    from pokerlab.payoffs_icm import icm_payoffs
-    from pokerlab.solver import Solver
-    from pokerlab.solver_icm import IcmSolver
-    from pokerlab.spot import Spot, load_sizing
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+    from pokerlab.preflop.payoffs_icm import icm_payoffs
+    from pokerlab.preflop.solver import Solver
+    from pokerlab.preflop.solver_icm import IcmSolver
+    from pokerlab.preflop.spot import Spot, load_sizing
+    from pokerlab.preflop.tree import build_tree
 
     table = load_equity_table(TABLE) if TABLE.is_file() else sampled_equity_table(2000, 7)
     sizing, model, payouts = load_sizing(), PostflopModel(), load_payouts()

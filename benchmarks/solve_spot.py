@@ -81,11 +81,11 @@ def _copy_bandwidth() -> float:
 
 
 def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
-    from pokerlab.payoffs import PostflopModel
-    from pokerlab.solve import SolveSettings, solve_spot
-    from pokerlab.solver_icm import make_solver
-    from pokerlab.spot import Spot, load_sizing
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.payoffs import PostflopModel
+    from pokerlab.preflop.solve import SolveSettings, solve_spot
+    from pokerlab.preflop.solver_icm import make_solver
+    from pokerlab.preflop.spot import Spot, load_sizing
+    from pokerlab.preflop.tree import build_tree
 
     fmt, seats, depth = name.split("/")
     spot = Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))

@@ -33,7 +33,7 @@ SCHEDULE = (400, 1200, 3000)
 
 
 def _spot(name: str):
-    from pokerlab.spot import Spot
+    from pokerlab.preflop.spot import Spot
 
     fmt, seats, depth = name.split("/")
     return Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
@@ -45,16 +45,16 @@ def _units(tree, seats: int) -> int:
 
 def _model(fmt: str) -> str:
     """The cost model of a format: ``icm`` (ICM payoffs) or ``chip`` (cash and mtt)."""
-    from pokerlab.solver_icm import ICM_FORMATS
+    from pokerlab.preflop.solver_icm import ICM_FORMATS
 
     return "icm" if fmt in ICM_FORMATS else "chip"
 
 
 def measure(name: str, iterations: int, win, tie) -> dict:
-    from pokerlab.payoffs import PostflopModel
-    from pokerlab.solver_icm import make_solver
-    from pokerlab.spot import load_sizing
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.payoffs import PostflopModel
+    from pokerlab.preflop.solver_icm import make_solver
+    from pokerlab.preflop.spot import load_sizing
+    from pokerlab.preflop.tree import build_tree
 
     spot = _spot(name)
     tree = build_tree(spot, load_sizing())
@@ -82,9 +82,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from pokerlab.equity import sampled_equity_table
-    from pokerlab.spot import load_sizing
+    from pokerlab.preflop.spot import load_sizing
     from pokerlab.sweep import full_sweep
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.tree import build_tree
 
     table = sampled_equity_table(samples=200, seed=7)  # speed does not depend on the table's values
     rows = [measure(name, args.iterations, table.win, table.tie) for name in args.measure]

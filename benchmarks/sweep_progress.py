@@ -25,7 +25,7 @@ import pandas as pd
 
 
 def solved_spots(workdir: Path, sheet: pd.DataFrame) -> pd.DataFrame:
-    from pokerlab.spot import spot_name
+    from pokerlab.preflop.spot import spot_name
 
     rows = []
     for fmt, seats, depth in sheet[["format", "seats", "depth"]].itertuples(index=False):
@@ -49,9 +49,9 @@ def main() -> None:
     parser.add_argument("--spots", type=Path, default=None, help="the spots sheet (default: config/spots.tsv there)")
     args = parser.parse_args()
 
-    from pokerlab.spot import Spot, load_sizing
+    from pokerlab.preflop.spot import Spot, load_sizing
     from pokerlab.sweep import load_spots
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.tree import build_tree
 
     sheet = load_spots(args.spots or args.workdir / "config" / "spots.tsv")
     spots = solved_spots(args.workdir, sheet)

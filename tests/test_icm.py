@@ -11,14 +11,14 @@ import pytest
 from pokerlab import cards
 from pokerlab.icm import (MAX_PLAYERS, PayoutStructure, hand_end_equity, icm_equity, icm_equity_batch,
                           load_payouts, parse_payouts)
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.payoffs_icm import icm_payoffs
-from pokerlab.readout import read_out
-from pokerlab.solve import SolveSettings, solve_spot
-from pokerlab.solver import Solver
-from pokerlab.solver_icm import IcmSolver, make_solver
-from pokerlab.spot import Spot, load_sizing
-from pokerlab.tree import build_tree, postflop_order
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.payoffs_icm import icm_payoffs
+from pokerlab.preflop.readout import read_out
+from pokerlab.preflop.solve import SolveSettings, solve_spot
+from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.solver_icm import IcmSolver, make_solver
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree, postflop_order
 from test_payoffs import random_tables
 from test_solver import ReferenceCFRPlus, assert_matches_reference
 

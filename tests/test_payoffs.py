@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from pokerlab import cards
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.spot import Spot, load_sizing
-from pokerlab.tree import build_tree
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
 
 SIZING = load_sizing()
 MODEL = PostflopModel()

@@ -10,8 +10,8 @@ from pokerlab.cards import CLASS_PRIOR
 from pokerlab.encoding import decode, decode_scaled
 from pokerlab.io import sha256_file
 from pokerlab.publish import chart_document, chart_path, load_schema, spot_outcome, validate_chart, write_chart
-from pokerlab.solve import SolveSettings, result_bytes, solve_spot
-from pokerlab.spot import Spot, load_sizing
+from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
+from pokerlab.preflop.spot import Spot, load_sizing
 
 HALF_LEVEL = 0.5 / 90
 

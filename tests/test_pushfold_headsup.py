@@ -99,10 +99,10 @@ def test_cross_check_against_cfr_plus_restricted_to_shove_or_fold(equity_table, 
     (each run to a tighter figure, so that the shares are pinned down: at 1e-5bb a mixed
     boundary class can still be off by a few tenths). ``mtt``: the big blind posts a dead 1bb
     ante in both."""
-    from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-    from pokerlab.solver import Solver
-    from pokerlab.spot import Spot, load_sizing
-    from pokerlab.tree import build_tree
+    from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+    from pokerlab.preflop.solver import Solver
+    from pokerlab.preflop.spot import Spot, load_sizing
+    from pokerlab.preflop.tree import build_tree
 
     spot = Spot(fmt, 2, depth)
     tree = build_tree(spot, load_sizing(), shove_or_fold=True)

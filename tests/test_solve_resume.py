@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pokerlab.solve import SolveSettings, _state_serves, result_bytes, solve_spot
-from pokerlab.spot import Spot, load_sizing
+from pokerlab.preflop.solve import SolveSettings, _state_serves, result_bytes, solve_spot
+from pokerlab.preflop.spot import Spot, load_sizing
 
 SIZING = load_sizing()
 SPOT = Spot("cash", 2, 20)

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from pokerlab import cards
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.readout import read_out
-from pokerlab.solve import SolveSettings, result_bytes, solve_spot
-from pokerlab.solver import Solver
-from pokerlab.spot import Spot, load_sizing
-from pokerlab.tree import build_tree
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.readout import read_out
+from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
+from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
 from test_payoffs import random_tables
 
 SIZING = load_sizing()

@@ -10,13 +10,13 @@ import pytest
 from pokerlab.cfr import (accumulate_average, average_strategy, instant_regrets, regret_matching,
                           regret_matching_plus_update)
 from pokerlab.icm import load_payouts
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.payoffs_icm import icm_payoffs
-from pokerlab.solver import Solver, _forward_reach
-from pokerlab.solver_icm import ICM_FORMATS, IcmSolver
-from pokerlab.solver_kernels import cfr_plus_update, forward_own_reach, weighted_totals, write_matched
-from pokerlab.spot import Spot, load_sizing
-from pokerlab.tree import build_tree
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.payoffs_icm import icm_payoffs
+from pokerlab.preflop.solver import Solver, _forward_reach
+from pokerlab.preflop.solver_icm import ICM_FORMATS, IcmSolver
+from pokerlab.preflop.kernels import cfr_plus_update, forward_own_reach, weighted_totals, write_matched
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
 from test_payoffs import random_tables
 
 

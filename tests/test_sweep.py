@@ -16,7 +16,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from pokerlab.solve import SolveSettings
+from pokerlab.preflop.solve import SolveSettings
 from pokerlab.sweep import (OVERRIDE_COLUMNS, SHEET_COLUMNS, SOLVE_MEM_MB, SOLVE_RUNTIME_MIN, full_sweep, load_spots,
                             sheet_overrides, solve_resources, solve_settings, summary_table, timings_table)
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import yaml
 
-from pokerlab.spot import DEFAULT_SIZING_PATH, Spot, load_sizing, parse_sizing
-from pokerlab.tree import build_tree, postflop_order
+from pokerlab.preflop.spot import DEFAULT_SIZING_PATH, Spot, load_sizing, parse_sizing
+from pokerlab.preflop.tree import build_tree, postflop_order
 
 SIZING = load_sizing()
 SPOTS = [Spot("cash", 2, 100), Spot("cash", 2, 10), Spot("cash", 3, 15), Spot("mtt", 6, 20), Spot("cash", 6, 100),

@@ -33,7 +33,7 @@ from typing import Any
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
 from pokerlab.io import compact_json_bytes, sha256_file, write_bytes_atomic, write_json_atomic
-from pokerlab.spot import spot_name
+from pokerlab.preflop.spot import spot_name
 
 # Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
 

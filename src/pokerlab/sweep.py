@@ -27,7 +27,7 @@ from typing import Iterable
 import pandas as pd
 
 from pokerlab.io import atomic_path
-from pokerlab.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, spot_name
+from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, spot_name
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))

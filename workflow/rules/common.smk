@@ -2,7 +2,7 @@
 
 import json
 
-from pokerlab.spot import spot_name
+from pokerlab.preflop.spot import spot_name
 from pokerlab.sweep import load_spots, sheet_overrides, solve_resources, solve_settings
 
 # The spots sheet: one row per spot of the sweep, with optional per-spot overrides.

@@ -2,8 +2,8 @@
 
 import sys
 
-from pokerlab.solve import SolveSettings, solve_spot_to_file
-from pokerlab.spot import Spot
+from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file
+from pokerlab.preflop.spot import Spot
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake injects it)
 w = snakemake.wildcards  # noqa: F821

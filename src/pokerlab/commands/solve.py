@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from pokerlab.commands.tree import add_spot_arguments, spot_from_args
-from pokerlab.payoffs import PostflopModel
-from pokerlab.solve import SolveSettings, solve_spot_to_file
+from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from pokerlab.spot import Spot, load_sizing
-from pokerlab.tree import build_tree
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
 
 
 def add_spot_arguments(parser: argparse.ArgumentParser) -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerlab.tree import Tree, postflop_order
+from pokerlab.preflop.tree import Tree, postflop_order
 
 TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop"}
 

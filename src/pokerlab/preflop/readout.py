@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerlab.payoffs import TIERS
-from pokerlab.solver import Solver
+from pokerlab.preflop.payoffs import TIERS
+from pokerlab.preflop.solver import Solver
 
 
 @dataclass(frozen=True)

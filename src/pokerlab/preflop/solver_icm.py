@@ -1,9 +1,9 @@
 """CFR+ with ICM payoffs: the chip solver plus the value of seats outside a showdown.
 
 Under chip EV a seat that folds has lost exactly what it put in, whatever happens next, so
-:class:`pokerlab.solver.Solver` makes the node after a fold a leaf worth
+:class:`pokerlab.preflop.solver.Solver` makes the node after a fold a leaf worth
 ``-contribution * P(the others reach it)``. Under ICM it is not: the folded seat's prize
-equity moves with the other seats' showdowns (:class:`pokerlab.payoffs_icm.IcmPayoffs`). This
+equity moves with the other seats' showdowns (:class:`pokerlab.preflop.payoffs_icm.IcmPayoffs`). This
 solver keeps the chip solver's tree views, tables and CFR+ unchanged and replaces the value
 of each fold leaf ``f`` of seat ``s`` by the exact sum over the endings ``z`` below it:
 
@@ -25,10 +25,10 @@ import numpy as np
 from numba import njit
 
 from pokerlab.icm import PayoutStructure, load_payouts
-from pokerlab.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.payoffs_icm import IcmPayoffs, icm_payoffs
-from pokerlab.solver import EndingInputs, Solver
-from pokerlab.tree import Tree
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.payoffs_icm import IcmPayoffs, icm_payoffs
+from pokerlab.preflop.solver import EndingInputs, Solver
+from pokerlab.preflop.tree import Tree
 
 ICM_FORMATS = ("icm_bubble", "icm_final")
 """Formats valued by ICM; each uses the payout structure of the same name."""
@@ -174,7 +174,7 @@ def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarr
 
     ``cash`` and ``mtt`` are chip EV in bb; a format named like a payout structure
     (``icm_bubble``, ``icm_final``: ``config/payouts.yaml`` unless ``payouts`` is given) is
-    valued by ICM in bb-equivalents (:mod:`pokerlab.payoffs_icm`).
+    valued by ICM in bb-equivalents (:mod:`pokerlab.preflop.payoffs_icm`).
     """
     fmt = tree.spot.format
     if fmt not in ICM_FORMATS:

@@ -28,7 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
-from pokerlab.spot import Sizing, SizingBand, Spot
+from pokerlab.preflop.spot import Sizing, SizingBand, Spot
 
 ACTIONS = "FCRA"
 KINDS = ("decision", "fold", "allin", "flop")

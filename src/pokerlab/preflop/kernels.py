@@ -1,6 +1,6 @@
-"""Numba kernels of the preflop CFR+ solver (:mod:`pokerlab.solver`): one pass each, no temporaries.
+"""Numba kernels of the preflop CFR+ solver (:mod:`pokerlab.preflop.solver`): one pass each, no temporaries.
 
-Layout (see :mod:`pokerlab.solver`): ``sigma[h, c]`` is the probability of the edge into node
+Layout (see :mod:`pokerlab.preflop.solver`): ``sigma[h, c]`` is the probability of the edge into node
 ``h`` for class ``c``; a decision group holds ``D`` nodes with ``k`` actions each, its
 ``regrets`` and ``strategy_sum`` are (D, m, k) and ``children[d, a]`` is the tree index of the
 child reached by action ``a``. All arithmetic is float64. The CFR+ update and the strategy

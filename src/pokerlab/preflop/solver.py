@@ -10,7 +10,7 @@ Notation (all arrays float64, values in bb):
     ``V_i[h, c]``       seat ``i``'s counterfactual value at ``h`` holding ``c``: its expected
                         payoff below ``h`` weighted by every *other* seat's probability of
                         reaching each ending (and their priors), and its own play below ``h``.
-With pairwise-linear payoffs (:mod:`pokerlab.payoffs`), at an ending
+With pairwise-linear payoffs (:mod:`pokerlab.preflop.payoffs`), at an ending
     V_i[z] = const[z,i] * prod_{k!=i} R_k + sum_terms coef * (TABLE @ q_j(z)) * prod_{k!=i,j} R_k,
 so the endings need one matrix product per table per seat update: the distinct ``q_j`` (a seat's
 reach at an ending is its reach just after its own last action there) are stacked into a
@@ -33,7 +33,7 @@ Scheme: CFR+ with **alternating updates** - within iteration ``t`` the seats are
 preflop order 0..n-1, each against the current strategies of the others (so seat 1 already
 sees seat 0's strategy of iteration t+1). A seat's update: its region values (leaf scalars and
 terms, then its decisions children first), then one fused pass per decision group
-(:func:`pokerlab.solver_kernels.cfr_plus_update`: the primitives of :mod:`pokerlab.cfr` -
+(:func:`pokerlab.preflop.kernels.cfr_plus_update`: the primitives of :mod:`pokerlab.cfr` -
 the average strategy accumulated with weight ``t * reach`` (linear averaging), instant regrets,
 regret-matching+ - writing the new current strategy straight into ``sigma``), then a forward
 pass for the seat's new reach, totals and table columns. What ships is the average strategy.
@@ -56,10 +56,10 @@ from numba import njit
 
 from pokerlab import cards
 from pokerlab.cfr import linear_average_weight
-from pokerlab.payoffs import EndingPayoffs
-from pokerlab.solver_kernels import (add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
+from pokerlab.preflop.payoffs import EndingPayoffs
+from pokerlab.preflop.kernels import (add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
                                      leaf_scalars, region_backward, scatter_scalars, weighted_totals, write_matched)
-from pokerlab.tree import Tree
+from pokerlab.preflop.tree import Tree
 
 
 @njit(cache=True)

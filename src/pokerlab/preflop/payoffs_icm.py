@@ -35,7 +35,7 @@ Each seat's value is ``sum_o p_o * V_seat(o)``; written out, a seat in the hand 
 plus win/tie terms against each opponent (``EndingPayoffs``). Seats *not* in the hand - folded,
 or off the table - still gain or lose equity when others bust or double up, and that value
 depends on the others' hands: it is kept as *spectator terms* ``coef * W[c_a, c_b]`` (a, b
-the pair in the showdown) that :class:`pokerlab.solver_icm.IcmSolver` adds to the folded seat's
+the pair in the showdown) that :class:`pokerlab.preflop.solver_icm.IcmSolver` adds to the folded seat's
 value. Folding on the bubble while two others collide is worth something; that is the point.
 """
 
@@ -47,8 +47,8 @@ from itertools import combinations
 import numpy as np
 
 from pokerlab.icm import PayoutStructure, hand_end_equity
-from pokerlab.payoffs import EndingPayoffs, PostflopModel
-from pokerlab.tree import Tree, postflop_order
+from pokerlab.preflop.payoffs import EndingPayoffs, PostflopModel
+from pokerlab.preflop.tree import Tree, postflop_order
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def _outcomes(node, seats: int, start: np.ndarray, model: PostflopModel) -> list
 
 
 def _tier(node) -> int:
-    """Trust tier of an ending (``pokerlab.payoffs.TIERS``)."""
+    """Trust tier of an ending (``pokerlab.preflop.payoffs.TIERS``)."""
     if node.kind == "fold":
         return 1
     if node.kind == "allin":

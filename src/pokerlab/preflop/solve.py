@@ -34,12 +34,12 @@ from pokerlab import __version__
 from pokerlab.equity_table import load_equity_table
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import atomic_path, compact_json_bytes, write_bytes_atomic
-from pokerlab.payoffs import PostflopModel
-from pokerlab.readout import Readout, read_out
-from pokerlab.solver import Solver
-from pokerlab.solver_icm import make_solver
-from pokerlab.spot import Sizing, Spot, load_sizing
-from pokerlab.tree import build_tree
+from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.readout import Readout, read_out
+from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.solver_icm import make_solver
+from pokerlab.preflop.spot import Sizing, Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
 
 # Published floats are rounded so that the bytes never hinge on the last ulp: per-class arrays
 # to 1e-6 (probabilities) and 1e-5 bb (EVs), spot-level figures (exploitability, shares) to 1e-10.

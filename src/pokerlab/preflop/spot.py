@@ -40,7 +40,7 @@ POSITIONS: dict[int, tuple[str, ...]] = {
 
 ALL_POSITIONS = frozenset(name for names in POSITIONS.values() for name in names)
 SIZING_FIELDS = ("raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller", "four_bet")
-DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[2] / "config" / "sizing.yaml"
+DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[3] / "config" / "sizing.yaml"
 
 
 def spot_name(fmt: str, seats: int, depth: float) -> str:
