@@ -17,3 +17,22 @@ rule range_priors:
         runtime=5,
     script:
         "../scripts/range_priors.py"
+
+
+# The range-sensitivity experiment: eight heads-up spots, the default analysis against five
+# alternative opponent models (seeded; valued with the bundled priors and the postflop solver).
+rule range_sensitivity:
+    input:
+        priors=workflow.source_path("../../src/pokerlab/ranges/data/priors.json"),
+    output:
+        json="results/validation/range_sensitivity.json",
+        table="results/validation/range_sensitivity.md",
+    params:
+        seed=20261201,
+        samples=4000,
+    threads: 2
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/range_sensitivity.py"
