@@ -230,3 +230,26 @@ def test_every_line_of_a_six_max_tree():
             seen.add(line)
     assert seen == {"unopened", "open", "limp", "check_option", "call_open", "3bet", "call_3bet", "4bet",
                     "call_4bet", "5bet", "call_5bet", "folded"}
+
+
+def test_postflop_solver_policy_updates_by_the_solved_strategy():
+    from pokerlab.postflop.game import BetTree, PostflopSpot
+    from pokerlab.postflop.solver import PostflopSolver
+
+    board = parse_cards("Kc7s2d4h9c")
+    oop, ip = Range.parse("KQ,99,76s,A5s"), Range.parse("AA,KJ,88,T8s")
+    solver = PostflopSolver(PostflopSpot(pot=10.0, stack=20.0, board=tuple(board), oop_range=oop.weights,
+                                         ip_range=ip.weights, bet_tree=BetTree.uniform(bets=[75], allin=True)))
+    solver.run(30)
+    policy = StrategyLikelihood.from_postflop_solver(solver, 0)
+    strategy = solver.average_strategy(0)
+    hands = solver.hands[0]
+    total = policy.policy["check"][hands] + policy.policy["bet"][hands] + policy.policy["allin"][hands]
+    labels = solver.tree.actions(0)
+    assert labels[0] == "CHECK" and labels[1].startswith("BET")
+    np.testing.assert_allclose(policy.likelihood("check", False)[hands], strategy[0])
+    np.testing.assert_allclose(policy.likelihood("bet", False)[hands], strategy[1])
+    np.testing.assert_allclose(total, 1.0, atol=1e-6)
+    post = update_range_for_action(oop, "bet", False, board=board, model=policy)
+    expected = oop.condition_on_board(board).weights[hands] * strategy[1]
+    np.testing.assert_allclose(post.weights[hands], expected / expected.sum(), rtol=1e-12)

@@ -151,3 +151,22 @@ def test_load_rejects_other_documents(tmp_path):
         RangePriors.load(path)
     with pytest.raises(ValueError, match="no file"):
         RangePriors.load(tmp_path / "missing.json")
+
+
+def test_chart_node_policy_is_the_decoded_class_frequency(chart):
+    from pokerlab.cards import COMBO_CLASS, parse_combo
+    from pokerlab.ranges import Range
+    from pokerlab.ranges.likelihood import StrategyLikelihood, update_range_for_action
+
+    doc = json.loads(chart.read_text())
+    node = next(n for n in doc["nodes"] if n["id"] == "FFF")  # the BTN, folded to
+    policy = StrategyLikelihood.from_chart_node(doc, "FFF")
+    for letter, name in (("F", "fold"), ("R", "raise")):
+        if letter in node["actions"]:
+            expected = decode(node["strategy"][letter])[COMBO_CLASS]
+            np.testing.assert_array_equal(policy.likelihood(name, True), expected)
+    # the BTN's range after opening: the deal's prior times the chart's raise frequency, by class
+    post = update_range_for_action("random", "R", True, model=policy)
+    freq = decode(node["strategy"]["R"])
+    k = COMBO_CLASS[parse_combo("AsKs")]
+    assert post.weights[parse_combo("AsKs")] == pytest.approx(freq[k] / (freq[COMBO_CLASS]).sum(), rel=1e-12)
