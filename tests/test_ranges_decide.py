@@ -70,3 +70,20 @@ def test_cli_exit_code_two_on_bad_input(capsys):
                  "--preflop", "FFFRFC", "--board", "Kc7s"])
     assert code == 2
     assert "board" in capsys.readouterr().err
+
+
+def test_sensitivity_is_seeded_and_regret_is_defined_from_the_alternatives_evs():
+    from pokerlab.ranges.sensitivity import run_sensitivity, sensitivity_table
+
+    spots = [RIVER]
+    first = run_sensitivity(spots, alternatives=("calling_station", "maniac"), seed=5)
+    assert run_sensitivity(spots, alternatives=("calling_station", "maniac"), seed=5) == first
+    row = first["spots"][0]
+    for alt, a in row["alternatives"].items():
+        ev = a["ev_bb"]
+        assert a["recommendation"] == max(ev, key=lambda k: (ev[k], k))
+        assert a["regret_bb"] == pytest.approx(ev[a["recommendation"]] - ev[row["recommendation"]], abs=1e-4)
+        assert a["flips"] == (a["recommendation"] != row["recommendation"])
+        assert a["regret_bb"] >= 0
+    assert first["summary"]["spots_changed"] == int(bool(row["flipped_by"]))
+    assert "calling_station" in sensitivity_table(first)

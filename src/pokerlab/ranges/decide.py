@@ -31,7 +31,8 @@ and the postflop actions so far. :func:`decide` then
    valuation leaves out).
 
 Combos below ``1e-3`` of the largest weight are dropped before a solve (they change EVs by less
-than the solve's error and make the tree cheaper).
+than the solve's error and make the tree cheaper), and the hero's own hand is given at least 1% of
+the largest weight of the hero's range (a solve reads values only for hands in the range).
 """
 
 from __future__ import annotations
@@ -565,9 +566,9 @@ def decide(sit: Situation, model: "str | BehaviorModel | StrategyLikelihood" = "
     if method["kind"] == "solver":
         error = {"solve_exploitability_pct_pot": method["exploitability_pct_pot"]}
         abstraction = ("street solved heads-up with bet sizes " + ", ".join(f"{p:g}%" for p in method["bet_sizes_pct_pot"])
-                       + " of the pot and all-in, raises only all-in; the villain's observed action imposed on a "
-                       "solve made with its range already conditioned on it; ranges trimmed below 0.1% of the "
-                       "largest weight")
+                       + " of the pot and all-in, raises only all-in; the street's observed actions imposed on a "
+                       "solve made with the ranges already conditioned on them; ranges trimmed below 0.1% of the "
+                       "largest weight; strengths for the Bayes updates ignore draws")
     else:
         error = {"equity_se": method["equity_se"], "runouts": method["runouts"]}
         abstraction = ("one-response continuation: checks and calls are checked down, a bet or raise meets one "
