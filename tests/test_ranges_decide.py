@@ -63,6 +63,12 @@ def test_bad_situations_are_named():
         decide(Situation("AhKh", "BTN", "BB", "FFFRFC", "Kc7s2d"), alternatives=())
     with pytest.raises(ValueError, match="history"):
         parse_history("flop villain check")
+    with pytest.raises(ValueError, match="betting is over"):
+        decide(Situation("AhKh", "BB", "BTN", "FFFRFC", "Kc7s2d4h",
+                         tuple(parse_history("flop: hero check, villain check; turn: hero check, villain check"))),
+               alternatives=())
+    with pytest.raises(ValueError, match="heads-up|alone"):
+        decide(Situation("AhKh", "BB", "BTN", "FFFRCC", "Kc7s2d"), alternatives=())
 
 
 def test_cli_exit_code_two_on_bad_input(capsys):

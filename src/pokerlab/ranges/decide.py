@@ -200,6 +200,9 @@ def _replay(sit: Situation) -> _State:
     to_call = invest["villain"] - invest["hero"]
     if to_call < -1e-9:
         raise ValueError("history: the hero's bet is not answered yet; it is the villain's turn")
+    names = [a.action for a in street_actions]
+    if names and (names[-1] == "call" or names[-2:] == ["check", "check"]):
+        raise ValueError(f"history: the {street}'s betting is over; add the next board card for a new decision")
     hero_acted_last = bool(street_actions) and street_actions[-1].who == "hero"
     if hero_acted_last or (hero_ip and not street_actions):
         raise ValueError("history: it is the villain's turn to act")
