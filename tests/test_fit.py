@@ -346,3 +346,26 @@ def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     rerun = _snakemake(tmp_path, target, "-n")
     jobs = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", rerun, re.MULTILINE)}
     assert jobs == {"solve_spot": 1, "total": 1}, rerun
+
+
+def test_plan_tables_round_trip_to_the_jobs(solved_hu, tmp_path):
+    from pokerlab.fit.plan import read_job, write_plan
+
+    result, sizing = solved_hu
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(result))
+    settings = FitSettings.from_config({**BASE, "endings_per_spot": 9})  # more than the spot has
+    paths = {k: tmp_path / f"{k}.tsv" for k in ("spots", "endings", "boards")}
+    write_plan({"cash/2max/20bb": path}, sizing, settings, paths["spots"], paths["endings"], paths["boards"])
+    first = paths["endings"].read_bytes()
+    write_plan({"cash/2max/20bb": path}, sizing, settings, paths["spots"], paths["endings"], paths["boards"])
+    assert paths["endings"].read_bytes() == first  # a pure function of the solve and the config
+    found = spot_endings(result, sizing)
+    spots = pd.read_csv(paths["spots"], sep="\t")
+    assert spots.loc[0, "headsup_endings"] == len(found.endings) < 9
+    assert spots.loc[0, "measured_share"] == pytest.approx(1.0)  # every heads-up flop ending is measured
+    job = read_job(paths["endings"], paths["boards"], "cash/2max/20bb/e0/b4")
+    best = found.endings[0]
+    assert (job.ending.node, job.ending.pot_bb, job.ending.behind_bb, job.heldout) == (best.node, best.pot_bb, best.behind_bb, True)
+    np.testing.assert_allclose(job.ending.oop_reach, best.oop_reach, atol=5e-7)
+    assert read_job(paths["endings"], paths["boards"], f"cash/2max/20bb/e{len(found.endings)}/b0").ending is None
