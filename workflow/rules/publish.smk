@@ -11,6 +11,8 @@ RELEASE_CONFIG = {section: config[section] for section in ("equity", "solve", "s
 RELEASE_CONFIG["spots_sheet_sha256"] = sha256_file(config["sweep"]["spots"])
 RELEASE_CONFIG["sizing_sha256"] = sha256_file(config["solve"]["sizing"])
 RELEASE_CONFIG["payouts_sha256"] = sha256_file(config.get("icm", {}).get("payouts", "config/payouts.yaml"))
+if config["solve"]["postflop"].get("source") == "file":  # the committed constants file's content
+    RELEASE_CONFIG["postflop_constants_sha256"] = sha256_file(config["solve"]["postflop"]["file"])
 
 
 rule chart:

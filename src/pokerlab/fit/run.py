@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,9 @@ def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key
 
     oop, ip = e.combo_ranges(settings.min_class_reach)
     spot = PostflopSpot(e.pot_bb, e.behind_bb, board_cards(job.board), oop, ip, settings.bet_tree)
+    print(f"{key}: ending {e.node} ({e.oop} vs {e.ip}) on {job.board}, pot {e.pot_bb:g}bb, {e.behind_bb:g}bb behind, "
+          f"{int((spot.oop_range > 0).sum())} x {int((spot.ip_range > 0).sum())} combos, {settings.backend} to "
+          f"{settings.accuracy_pct_pot:g}% of the pot", file=sys.stderr, flush=True)
     frame, summary = measure_spot(spot, settings, threads)
     record.update({"missing": False, "node": e.node, "reach": e.reach, "pot_bb": e.pot_bb, "behind_bb": e.behind_bb,
                    "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -48,10 +49,14 @@ def _scaled(spot: PostflopSpot, scale: float, whole_chips: bool) -> PostflopSpot
     return PostflopSpot(spot.pot * scale, spot.stack * scale, spot.board, spot.oop_range, spot.ip_range, bet_tree)
 
 
+def _progress(iterations: int, pct_pot: float) -> None:
+    print(f"iteration {iterations}: exploitability {pct_pot:.4f}% of the pot", file=sys.stderr, flush=True)
+
+
 def _builtin(spot: PostflopSpot, settings: FitSettings, threads: int | None) -> tuple[PostflopResult, PostflopResult]:
     from pokerlab.postflop.solver import solve_spot
 
-    played = solve_spot(spot, settings.accuracy_pct_pot, settings.max_iterations, threads=threads)
+    played = solve_spot(spot, settings.accuracy_pct_pot, settings.max_iterations, threads=threads, progress=_progress)
     control = solve_spot(spot.without_stacks(), 0.0, 1, threads=threads)
     return played, control
 
