@@ -267,6 +267,9 @@ def preflop_document(chart: dict[str, Any], node_id: str, tree=None,
     tnode = tree.node(node_id)
     codes = list(node["actions"])
     actions = _preflop_actions(tree, node_id, codes)
+    ids = {n["id"] for n in chart["nodes"]}
+    for a in actions:
+        a["next"] = preflop_node_path(node_id + a["code"]) if node_id + a["code"] in ids else None
     seat = tnode.actor
     sunk = tnode.contrib[seat]
     freq = np.stack([decode(node["strategy"][c]) for c in codes])  # (actions, 169)
@@ -345,6 +348,21 @@ def preflop_node_list(chart: dict[str, Any], tree=None) -> list[dict[str, Any]]:
         out.append({"node_path": preflop_node_path(node["id"]), "actor": positions[tree.node(node["id"]).actor],
                     "reach": node["reach"], "capped": node["capped"], "actions": actions})
     return out
+
+
+# --- percentile order --------------------------------------------------------------------------
+
+
+def strength_order(win: np.ndarray, tie: np.ndarray) -> dict[str, Any]:
+    """The 169 classes from the strongest, by all-in equity (win + tie/2) against one random
+    hand at class level (opponent classes weighted by their combo prior, no card removal);
+    ties keep grid order. The web app's percentile chart fills classes in this order; its
+    file ``serve/static/strength-order.json`` was made from the exact equity table."""
+    from pokerlab.cards import CLASS_PRIOR
+
+    equity = (np.asarray(win) + 0.5 * np.asarray(tie)) @ CLASS_PRIOR
+    order = sorted(range(169), key=lambda k: (-round(float(equity[k]), 12), k))
+    return {"order": [CLASS_NAMES[k] for k in order], "equity_vs_random": [round(float(equity[k]), 6) for k in order]}
 
 
 # --- schema ------------------------------------------------------------------------------------
