@@ -79,12 +79,13 @@ def chart_frequencies(chart: dict, node_id: str, name: str) -> list[float]:
 
 
 def test_explorer_in_a_real_browser(browser, server, served_release, tmp_path):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     _, made = served_release
     chart = json.loads(made["charts"]["cash/3max/15bb"].read_text())
-    wait = WebDriverWait(browser, 30)
+    wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
     css = lambda sel: browser.find_elements(By.CSS_SELECTOR, sel)  # noqa: E731
     crumbs = lambda: [b.text for b in css("#crumbs button")]  # noqa: E731
 
@@ -167,3 +168,38 @@ def test_explorer_in_a_real_browser(browser, server, served_release, tmp_path):
     shot("6-postflop-root")
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
     assert not severe, severe
+
+
+def test_offline_chart_page_draws_with_the_same_code(browser, served_release, tmp_path):
+    """The release's per-spot page, served by a plain static server, reads its chart file."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from pokerlab.viewer import write_viewer
+
+    root, made = served_release
+    chart = json.loads(made["charts"]["cash/3max/15bb"].read_text())
+    write_viewer(made["charts"]["cash/3max/15bb"], root / "viewer" / "cash" / "3max" / "15bb.html")
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                             "--directory", str(root)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = re.search(r"port (\d+)", proc.stdout.readline()).group(1)
+        browser.get(f"http://127.0.0.1:{port}/viewer/cash/3max/15bb.html")
+        wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        cell = lambda name: browser.find_element(By.CSS_SELECTOR, f'#grid .cell[data-class="{name}"]')  # noqa: E731
+        for name in ("AA", "K9s", "T8o"):
+            np.testing.assert_allclose(json.loads(cell(name).get_attribute("data-strategy")),
+                                       chart_frequencies(chart, "", name), atol=1e-12)
+        browser.find_element(By.CSS_SELECTOR, '#actions button[data-action="raise"]').click()
+        wait.until(lambda d: "SB" in d.find_element(By.ID, "node").text)
+        browser.find_element(By.CSS_SELECTOR, '#actions button[data-action="fold"]').click()
+        wait.until(lambda d: "BB" in d.find_element(By.ID, "node").text)
+        for name in ("AA", "AKo", "72o"):
+            np.testing.assert_allclose(json.loads(cell(name).get_attribute("data-strategy")),
+                                       chart_frequencies(chart, "RF", name), atol=1e-12)
+        browser.save_screenshot(str(tmp_path / "7-offline-page.png"))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -46,6 +46,7 @@ SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
 POSTFLOP_SCHEMA = "node-document.schema.json"
 PREFLOP_SCHEMA = "node-document-preflop.schema.json"
 PREFLOP_KIND = {"F": "fold", "C": "call", "R": "raise", "A": "allin"}
+_COMBO_NUMBER = {cid: i for i, cid in enumerate(COMBO_IDS)}
 
 
 def canonical_board(cards) -> str:
@@ -69,27 +70,23 @@ def grid169(weights: dict[str, float], strategy: dict[str, list[float]],
     from ``strategy`` counts for nothing; an EV of ``None`` - undefined - must carry weight 0).
     A class of weight 0 gets zero-filled arrays.
     """
-    cells = []
-    for k, name in enumerate(CLASS_NAMES):
-        total = 0.0
-        strat = np.zeros(n_actions)
-        ev = np.zeros(n_actions)
-        for combo in CLASS_COMBOS[k]:
-            cid = COMBO_IDS[combo]
-            w = weights.get(cid, 0.0)
-            if w <= 0 or cid not in strategy:
-                continue
-            combo_ev = evs[cid]
-            if any(v is None for v in combo_ev):
-                raise ValueError(f"evs: combo {cid} has weight {w} but an undefined EV")
-            total += w
-            strat += w * np.asarray(strategy[cid], dtype=np.float64)
-            ev += w * np.asarray(combo_ev, dtype=np.float64)
-        if total > 0:
-            strat, ev = strat / total, ev / total
-        cells.append({"class": name, "row": k // 13, "col": k % 13, "weight": round(total, 9) + 0.0,
-                      "strategy": _round(strat, STRATEGY_DECIMALS), "ev": _round(ev, EV_DECIMALS)})
-    return cells
+    live = [c for c, w in weights.items() if w > 0 and c in strategy]
+    undefined = next((c for c in live if any(v is None for v in evs[c])), None)
+    if undefined is not None:
+        raise ValueError(f"evs: combo {undefined} has weight {weights[undefined]} but an undefined EV")
+    cls = COMBO_CLASS[[_COMBO_NUMBER[c] for c in live]].astype(np.intp)
+    w = np.array([weights[c] for c in live], dtype=np.float64)
+    strat = np.array([strategy[c] for c in live], dtype=np.float64).reshape(len(live), n_actions)
+    ev = np.array([evs[c] for c in live], dtype=np.float64).reshape(len(live), n_actions)
+    total = np.bincount(cls, weights=w, minlength=169)
+    safe = np.where(total > 0, total, 1.0)
+    mean_s = np.stack([np.bincount(cls, weights=w * strat[:, a], minlength=169) for a in range(n_actions)], axis=1)
+    mean_e = np.stack([np.bincount(cls, weights=w * ev[:, a], minlength=169) for a in range(n_actions)], axis=1)
+    mean_s = np.where(total[:, None] > 0, mean_s / safe[:, None], 0.0)
+    mean_e = np.where(total[:, None] > 0, mean_e / safe[:, None], 0.0)
+    return [{"class": name, "row": k // 13, "col": k % 13, "weight": round(float(total[k]), 9) + 0.0,
+             "strategy": _round(mean_s[k], STRATEGY_DECIMALS), "ev": _round(mean_e[k], EV_DECIMALS)}
+            for k, name in enumerate(CLASS_NAMES)]
 
 
 # --- postflop ----------------------------------------------------------------------------------

@@ -253,8 +253,8 @@
     PL.drawGrid($('grid'), doc.grid169, {colours, striped: null, onPick: pick, selected: S.cursor,
       fill: (c, k) => {
         const d = diff[k], a = Math.min(1, Math.abs(d) * 2.5).toFixed(3);
-        const c = d >= 0 ? `rgba(230,159,0,${a})` : `rgba(86,180,233,${a})`;
-        return `linear-gradient(${c}, ${c}), #fff`;
+        const tint = d >= 0 ? `rgba(230,159,0,${a})` : `rgba(86,180,233,${a})`;
+        return `linear-gradient(${tint}, ${tint}), #fff`;
       },
       label: (c, k) => (diff[k] >= 0 ? '+' : '') + (100 * diff[k]).toFixed(0)});
     $('info').textContent = other ? 'cells: difference in percentage points (this chart set minus the other)' : '';

@@ -1,5 +1,6 @@
 /* pokerlab grid drawing: the one code path that draws a node's 13x13 grid, its legend and its
-   actions' colours, used by the explorer (app.js) in every mode.
+   actions' colours, used by the explorer (app.js) in every mode and by the release's offline
+   chart pages (chart.js).
    A cell is a grid169 entry of a NodeDocument: {class, row, col, weight, strategy[], ev[]},
    strategy and ev aligned with the document's actions. Nothing here recomputes grid169. */
 'use strict';
@@ -19,6 +20,7 @@ const PL = (() => {
 
   function actionLabel(a) {
     if (a.kind === 'fold' || a.kind === 'check') return a.kind;
+    if (a.amount_bb === undefined) return {call: 'call / check', raise: 'raise', allin: 'all-in'}[a.kind] || a.kind;
     if (a.kind === 'call') return `call ${fmt(a.amount_bb)}bb`;
     if (a.kind === 'allin') return `all-in ${fmt(a.amount_bb)}bb`;
     const to = a.raise_to_bb !== undefined ? ` (to ${fmt(a.raise_to_bb)}bb)` : '';
