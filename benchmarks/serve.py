@@ -1,7 +1,8 @@
 """Serving speed: ``pokerlab serve`` start-up, node-document latency and document size.
 
 Starts ``python -m pokerlab.cli serve RESULTS_DIR --port 0`` in a fresh process and measures
-the wall time from launch until the API answers ``/api/v1/sets`` (import, catalogue, bind).
+the wall time from launch until the API answers ``/api/v1/sets`` (import, catalogue, bind),
+and the CPU seconds the server process used until then (less sensitive to a busy machine).
 Then over HTTP (one keep-alive connection, like a browser's) it requests node documents:
 for each chart set, its root and up to ``--nodes`` further decision nodes, and every node of
 every pack spot (up to ``--nodes``). Each document is fetched cold (first request: the
@@ -34,6 +35,15 @@ def get(conn: http.client.HTTPConnection, path: str, etag: str | None = None) ->
     r = conn.getresponse()
     body = r.read()
     return r.status, body, r.getheader("ETag") or "", 1000 * (time.perf_counter() - start)
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc; NaN elsewhere)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def measure(conn, paths: list[str], repeat: int) -> dict:
@@ -75,9 +85,10 @@ def main() -> int:
         conn = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=30)
         status, body, _, _ = get(conn, "/api/v1/sets")
         startup = time.perf_counter() - launched
+        cpu = process_cpu_seconds(proc.pid)
         sets = json.loads(body)
-        print(f"start-up: {startup:.2f} s from launch to the first answer ({len(sets['chart_sets'])} chart set(s), "
-              f"{len(sets['packs'])} pack(s))")
+        print(f"start-up: {startup:.2f} s wall from launch to the first answer, {cpu:.2f} s CPU of the server "
+              f"process ({len(sets['chart_sets'])} chart set(s), {len(sets['packs'])} pack(s))")
         for chart in sets["chart_sets"]:
             nodes = json.loads(get(conn, f"/api/v1/charts/{chart['id']}/nodes")[1])["nodes"]
             paths = [f"/api/v1/charts/{chart['id']}/nodes/{n['node_path']}" for n in nodes[: args.nodes]]
