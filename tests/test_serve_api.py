@@ -123,6 +123,8 @@ def test_bind_address_needs_the_flag_unless_loopback(tmp_path, capsys):
         check_bind_address(host, allow_public=True)
     assert main(["serve", str(tmp_path), "--host", "0.0.0.0"]) == 2
     assert "--host 0.0.0.0: not a loopback address" in capsys.readouterr().err
+    assert main(["serve", str(tmp_path / "missing")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")

@@ -120,6 +120,16 @@ def test_explorer_in_a_real_browser(browser, server, served_release, tmp_path):
     assert info.startswith("AKo: ") and "fold:" in info
     shot("3-bb-facing-open")
 
+    # the address is a deep link: a fresh page on it rebuilds the same path
+    link = browser.current_url
+    assert "node=RF" in link and "set=cash%2F3max%2F15bb" in link
+    browser.get("about:blank")
+    browser.get(link)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    wait.until(lambda d: len(crumbs()) == 3)
+    assert crumbs()[1].startswith("BTN raise") and crumbs()[2] == "SB fold"
+    assert "BB to act" in browser.find_element(By.ID, "node").text
+
     # back to the root through the breadcrumbs
     css("#crumbs button")[0].click()
     wait.until(lambda d: crumbs() == ["root"])

@@ -105,17 +105,47 @@
     await show();
   }
 
+  /* Follow a node path from the root (a deep link), building the breadcrumbs on the way. */
+  async function walkTo(path) {
+    const trail = [{path: 'root', label: 'root'}];
+    const steps = S.mode === 'postflop' ? path.split('.').slice(1) : (path === 'root' ? [] : path.split(''));
+    let at = 'root';
+    for (const step of steps) {
+      const doc = await api(docUrl(at));
+      const a = doc.actions.find(x => (doc.street === 'preflop' ? x.code : x.id) === step);
+      const next = a && nextPath(doc, a);
+      if (!next) throw new Error(`${path}: no decision after ${step} at ${at}`);
+      trail.push({path: next, label: `${doc.actor.toUpperCase()} ${PL.actionLabel(a)}`});
+      at = next;
+    }
+    S.trail = trail;
+    await show();
+  }
+
+  function writeHash() {
+    const at = S.trail.length ? S.trail[S.trail.length - 1].path : 'root';
+    const p = new URLSearchParams({mode: S.mode});
+    if (S.mode === 'percentile') p.set('share', $('percentile').value);
+    else if (S.mode === 'postflop') { p.set('pack', S.pack); p.set('spot', S.spot); p.set('node', at); }
+    else { p.set('set', S.set); p.set('node', at); if (S.mode === 'compare') p.set('with', $('compare-set').value); }
+    history.replaceState(null, '', '#' + p.toString());
+  }
+
   async function show() {
     status('');
     const path = S.trail[S.trail.length - 1].path;
+    const ticket = S.ticket = (S.ticket || 0) + 1;  // a later click wins over a slower earlier answer
+    let doc, other = null;
     try {
-      S.doc = await api(docUrl(path));
-      S.other = null;
+      doc = await api(docUrl(path));
       if (S.mode === 'compare') {
-        try { S.other = await api(`${API}/charts/${$('compare-set').value}/nodes/${encodeURIComponent(path)}`); }
-        catch (e) { status(`compare: ${e.message}`); }
+        try { other = await api(`${API}/charts/${$('compare-set').value}/nodes/${encodeURIComponent(path)}`); }
+        catch (e) { if (ticket === S.ticket) status(`compare: ${e.message}`); }
       }
-    } catch (e) { status(e.message); return; }
+    } catch (e) { if (ticket === S.ticket) status(e.message); return; }
+    if (ticket !== S.ticket) return;
+    S.doc = doc;
+    S.other = other;
     render();
   }
 
@@ -203,7 +233,7 @@
   function pick(k, sticky) {
     if (sticky) { S.cursor = k; }
     const doc = S.doc;
-    if (S.mode === 'percentile') { $('info').textContent = percentileInfo(k); return; }
+    if (S.mode === 'percentile') { if (S.order) $('info').textContent = percentileInfo(k); return; }
     if (!doc) return;
     let text = cellInfo(doc, k);
     if (S.mode === 'compare' && S.other) text += '\n\ncompared with ' + $('compare-set').value + ':\n' + cellInfo(S.other, k);
@@ -217,6 +247,7 @@
   }
 
   function render() {
+    writeHash();
     crumbs();
     $('combos').textContent = '';
     if (S.mode === 'percentile') return renderPercentile();
@@ -287,6 +318,7 @@
       `${(c.weight * 1326).toFixed(0)} combos = ${PL.pct(c.weight, 2)} of deals`;
   }
   function renderPercentile() {
+    if (!S.order) return;  // still loading; setMode renders once it has the order
     const {cells, inSet, dealt, share} = percentileCells();
     $('percentile-value').textContent = PL.pct(share);
     $('node').innerHTML = `<span id="percentile-summary">top <b>${PL.pct(share)}</b> of deals asked: ` +
@@ -332,9 +364,15 @@
 
   async function init() {
     try { S.sets = await api(`${API}/sets`); } catch (e) { status(e.message); return; }
-    const prefer = S.sets.chart_sets.find(s => s.id === 'cash/6max/100bb') || S.sets.chart_sets[0];
+    const link = new URLSearchParams(location.hash.slice(1));
+    const prefer = S.sets.chart_sets.find(s => s.id === link.get('set')) ||
+      S.sets.chart_sets.find(s => s.id === 'cash/6max/100bb') || S.sets.chart_sets[0];
     if (prefer) fillPreflopPickers(prefer);
+    if (link.get('with')) $('compare-set').value = link.get('with');
+    if (link.get('share')) $('percentile').value = link.get('share');
     fillPacks();
+    if (S.sets.packs.some(p => p.id === link.get('pack'))) { $('pack').value = link.get('pack'); fillSpots(); }
+    if (link.get('spot')) $('spot').value = link.get('spot');
     document.querySelectorAll('#modes button').forEach(b => { b.onclick = () => setMode(b.dataset.mode); });
     $('format').onchange = () => { fillSeats(); openChart(); };
     $('seats').onchange = () => { fillDepths(); openChart(); };
@@ -344,7 +382,12 @@
     $('pack').onchange = () => { fillSpots(); openSpot(); };
     $('spot').onchange = () => openSpot();
     $('percentile').oninput = () => render();
-    await setMode(prefer ? 'explorer' : (S.sets.packs.length ? 'postflop' : 'percentile'));
+    const modes = ['explorer', 'percentile', 'compare', 'postflop'];
+    await setMode(modes.includes(link.get('mode')) ? link.get('mode') :
+      prefer ? 'explorer' : (S.sets.packs.length ? 'postflop' : 'percentile'));
+    if (link.get('node') && link.get('node') !== 'root' && S.mode !== 'percentile') {
+      try { await walkTo(link.get('node')); } catch (e) { status(e.message); }
+    }
     document.body.dataset.ready = 'true';
   }
   init();
