@@ -194,7 +194,7 @@
       b.dataset.action = a.id;
       b.textContent = `${i + 1}. ${PL.actionLabel(a)} · ${PL.pct(shares[i])}`;
       const next = nextPath(doc, a);
-      if (next) b.onclick = () => go(i); else { b.disabled = true; b.title = 'ends the betting: no later decision'; }
+      if (next) b.onclick = () => go(i); else { b.disabled = true; b.title = 'no later decision served: the betting or the street ends'; }
       el.appendChild(b);
     });
   }
@@ -390,5 +390,7 @@
     }
     document.body.dataset.ready = 'true';
   }
+  // a link typed or followed on this page: start again from it (replaceState above fires no event)
+  window.addEventListener('hashchange', () => location.reload());
   init();
 })();
