@@ -7,12 +7,15 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # starlette's notice that httpx is to be replaced by httpx2
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
 
 from pokerlab.cli import main  # noqa: E402
 from pokerlab.serve.app import STATIC_DIR, check_bind_address, create_app  # noqa: E402
@@ -188,3 +191,15 @@ def test_live_server_serves_a_document(live_server):
     status, body = raw_get(live_server, "/api/v1/charts/cash/3max/15bb/nodes/root")
     assert status == 200 and json.loads(body)["node_path"] == "root"
     assert Path(STATIC_DIR / "index.html").is_file()
+
+
+def test_a_tampered_pack_file_is_refused_with_a_json_error(served_release, tmp_path):
+    import shutil
+
+    root = tmp_path / "results"
+    shutil.copytree(served_release[0] / "packs", root / "packs")
+    spot = root / "packs" / "river" / "spots" / "river_kt742.json"
+    spot.write_bytes(spot.read_bytes().replace(b'"oop"', b'"OOP"', 1))
+    r = TestClient(create_app(root)).get("/api/v1/packs/river/spots/river_kt742/nodes/root")
+    assert r.status_code == 500
+    assert "spots/river_kt742.json does not match its listed SHA-256" in r.json()["error"]["message"]

@@ -170,7 +170,10 @@ class Catalogue:
             from pokerlab.serve.documents import preflop_tree
 
             data = self.charts[key].read_bytes()
-            doc = json.loads(data)
+            try:
+                doc = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"chart file charts/{key}.json is not valid JSON: {exc}") from None
             digest = hashlib.sha256(data).hexdigest()
             rel = f"charts/{key}.json"
             listed = self.manifest.get(rel) == digest
@@ -328,6 +331,10 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return error(exc.status_code, str(exc.detail), {"path": request.url.path})
 
+    async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
+        """A served file that fails its check (a pack file not matching its digest, a broken chart)."""
+        return error(500, str(exc), {"path": request.url.path})
+
     def answer(request: Request, etag: str, make, cache: str) -> Response:
         headers = {"ETag": etag, "Cache-Control": cache}
         given = request.headers.get("if-none-match", "")
@@ -380,6 +387,7 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
         Route("/", index),
         Mount("/app", StaticFiles(directory=STATIC_DIR), name="app"),
     ]
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
+                                                                ValueError: bad_data})
     app.state.catalogue = catalogue
     return app
