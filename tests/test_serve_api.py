@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("httpx")
 with warnings.catch_warnings():  # starlette's notice that httpx is to be replaced by httpx2
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from pokerlab.cli import main  # noqa: E402
