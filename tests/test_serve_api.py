@@ -203,3 +203,12 @@ def test_a_tampered_pack_file_is_refused_with_a_json_error(served_release, tmp_p
     r = TestClient(create_app(root)).get("/api/v1/packs/river/spots/river_kt742/nodes/root")
     assert r.status_code == 500
     assert "spots/river_kt742.json does not match its listed SHA-256" in r.json()["error"]["message"]
+
+
+def test_a_broken_chart_file_answers_a_json_error(tmp_path):
+    chart = tmp_path / "results" / "charts" / "cash" / "2max" / "10bb.json"
+    chart.parent.mkdir(parents=True)
+    chart.write_text('{"format": "pokerlab-chart/1", "spot": {}}')
+    client = TestClient(create_app(tmp_path / "results"))
+    r = client.get("/api/v1/charts/cash/2max/10bb/nodes/root")
+    assert r.status_code == 500 and "charts/cash/2max/10bb.json is not a pokerlab-chart/1 document" in r.text

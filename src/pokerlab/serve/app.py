@@ -184,8 +184,12 @@ class Catalogue:
                 "manifest": {"listed": listed, "path": rel,
                              **({"manifest_sha256": self.manifest_sha256} if listed else {})},
             }
-            return {"doc": doc, "tree": preflop_tree(doc), "sha256": digest, "provenance": provenance,
-                    "ids": {n["id"] for n in doc["nodes"]}}
+            try:
+                tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
+            except (KeyError, TypeError) as exc:
+                raise ValueError(f"chart file charts/{key}.json is not a pokerlab-chart/1 document "
+                                 f"(missing or bad {exc})") from None
+            return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
 
         return self._charts.get(key, load)
 
