@@ -198,6 +198,8 @@ def test_postflop_command_writes_a_pack(tmp_path, capsys):
     pack = Pack(tmp_path / "p")
     (family,) = pack.spots
     assert family == "river_AsKd8c5h2s_p10_s10"
+    for path in pack.spots[family]["nodes"]:
+        validate_document(pack.document(family, path))
     assert pack.document(family, "root")["actions"][1] == {"id": "allin", "kind": "allin", "amount_bb": 10.0,
                                                             "fraction_pot": 1.0}
     assert main(args) == 2
