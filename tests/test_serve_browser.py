@@ -210,6 +210,9 @@ def test_offline_chart_page_draws_with_the_same_code(browser, served_release, tm
             np.testing.assert_allclose(json.loads(cell(name).get_attribute("data-strategy")),
                                        chart_frequencies(chart, "RF", name), atol=1e-12)
         browser.save_screenshot(str(tmp_path / "7-offline-page.png"))
+        # opened from the disk, the browser will not read the chart file: the page says what to do
+        browser.get((root / "viewer" / "cash" / "3max" / "15bb.html").as_uri())
+        wait.until(lambda d: "over HTTP" in d.find_element(By.ID, "status").text)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
