@@ -4,6 +4,7 @@
 #   snakemake --cores 2 release --configfile config/quick.yaml   # a few-minute sweep
 #   snakemake -n all                                 # list the DAG without running it
 #   snakemake --cores 2 results/equity/equity_169.npz
+#   snakemake --cores 2 results/fit/constants.json   # the postflop-constant fitting run (config: fit)
 #
 # Logic lives in src/pokerlab; the rules below stay thin.
 
@@ -25,6 +26,8 @@ include: "workflow/rules/solve.smk"
 include: "workflow/rules/sweep.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/pushfold.smk"
+include: "workflow/rules/fit.smk"
+include: "workflow/rules/ranges.smk"
 
 
 rule all:

@@ -257,3 +257,49 @@ def test_format_lists_every_player():
     assert lines[0].split() == ["player", "win", "%", "tie", "%", "equity", "%"]
     assert lines[1].startswith("hero AhKh") and lines[3].startswith("opponent 2 random")
     assert "±" in lines[1] and "acceptance rate" in lines[-1]
+
+
+# --- side pots -----------------------------------------------------------------------------------
+
+
+def test_side_pots_by_hand_on_a_full_board():
+    # the short hero (10 chips in) holds the best hand; the two 50-chip stacks contest the side pot
+    board = "Ah Kd 7c 4s 2h"
+    # hero AsAc: set of aces (best); opponent 1 KsKc: set of kings (second); opponent 2 QsQc: a pair
+    r = multiway_equity("AsAc", ["KsKc", "QsQc"], board=board, method="exact", contributions=[10, 50, 50])
+    # main pot 30 to the hero; side pot 80 between the kings and queens goes to the kings
+    assert r.equity == pytest.approx((30 / 110, 80 / 110, 0.0), abs=1e-15)
+    plain = multiway_equity("AsAc", ["KsKc", "QsQc"], board=board, method="exact")
+    assert plain.equity == pytest.approx((1.0, 0.0, 0.0))
+
+
+def test_side_pots_with_an_uncalled_excess_and_dead_money():
+    # the short stack (hero) loses; the big stack put in 80 but only 50 can be called: 30 returns
+    r = multiway_equity("2s3c", ["KsKc", "QsQc"], board="Ah Kd 7c 4s 9h", method="exact",
+                        contributions=[10, 50, 80], dead_money=5)
+    total = 145
+    assert r.equity == pytest.approx((0.0, (35 + 80) / total, 30 / total), abs=1e-15)
+
+
+@pytest.mark.parametrize("method", ["exact", "rejection", "importance"])
+def test_side_pot_shares_sum_to_one_and_equal_contributions_change_nothing(method):
+    kwargs = dict(board="Ks7s6s", method=method, trials=4000, seed=3)
+    hero, villains = "AhAd", ["QQ+,AK", "87s,65s,T9s"]
+    side = multiway_equity(hero, villains, contributions=[20, 60, 100], **kwargs)
+    assert sum(side.equity) == pytest.approx(1.0, abs=1e-12)
+    equal = multiway_equity(hero, villains, contributions=[40, 40, 40], **kwargs)
+    plain = multiway_equity(hero, villains, **kwargs)
+    assert equal.equity == plain.equity  # the same deals, one layer: bit for bit
+    assert side.equity != plain.equity
+
+
+def test_pot_layers_reject_bad_contributions():
+    from pokerlab.ranges.equity import pot_layers
+
+    with pytest.raises(ValueError, match="contributions"):
+        pot_layers([10, 20], 3)
+    with pytest.raises(ValueError, match="contributions"):
+        pot_layers([10, 0, 20], 3)
+    amounts, eligible = pot_layers([10, 50, 50], 3)
+    np.testing.assert_allclose(amounts, [30 / 110, 80 / 110])
+    assert eligible.tolist() == [[True, True, True], [False, True, True]]

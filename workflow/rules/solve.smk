@@ -12,11 +12,20 @@ def solve_result_paths():
     ]
 
 
+def postflop_constants_input():
+    """The constants file the solves read (solve.postflop.source file or fit), else nothing:
+    with source fit every solve depends on the fit's output, so a new fit re-runs the solves."""
+    section = config["solve"]["postflop"]
+    source = section.get("source", "config")
+    return {"file": [section.get("file", "")], "fit": ["results/fit/constants.json"]}.get(source, [])
+
+
 rule solve_spot:
     input:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
         payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
+        constants=postflop_constants_input(),
     output:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
     params:

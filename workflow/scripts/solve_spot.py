@@ -7,11 +7,13 @@ from pokerlab.preflop.spot import Spot
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake injects it)
 w = snakemake.wildcards  # noqa: F821
+constants = snakemake.input.get("constants")  # noqa: F821 (only when solve.postflop.source is file or fit)
+constants = (constants[0] if constants else None) if isinstance(constants, list) else constants
 solve_spot_to_file(
     Spot(w.format, int(w.seats), float(w.depth)),
     snakemake.input.table,  # noqa: F821
     snakemake.input.sizing,  # noqa: F821
-    SolveSettings.from_config(snakemake.params.settings),  # noqa: F821
+    SolveSettings.from_config(snakemake.params.settings, constants),  # noqa: F821
     snakemake.output.result,  # noqa: F821
     state_path=snakemake.params.state,  # noqa: F821
     payouts_path=snakemake.input.payouts,  # noqa: F821

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.cards import COMBO_IDS, parse_card, parse_cards
+from pokerlab.cards import COMBO_IDS, card_str, parse_card, parse_cards
 from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES, BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.result import PostflopResult
 from pokerlab.postflop.solver import PostflopSolver
@@ -194,3 +194,53 @@ def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seco
     result = solver.result()
     result.solver, result.iterations, result.seconds = "texassolver", iterations, seconds
     return result
+
+
+def _class_notation(weights: np.ndarray, player: str) -> str:
+    """A 1,326-vector as TexasSolver's class list (``AKs:0.25,...``); combos of a class must
+    carry one weight (board-blocked combos, zero in a spot, are ignored)."""
+    from pokerlab.cards import COMBO_CLASS, N_CLASSES, class_name
+
+    parts = []
+    for c in range(N_CLASSES):
+        w = weights[COMBO_CLASS == c]
+        live = w[w > 0]
+        if live.size == 0:
+            continue
+        if not np.all(live == live[0]):
+            raise ValueError(f"TexasSolver input: the {player} range gives the combos of {class_name(c)} different "
+                             "weights; TexasSolver's ranges are per class")
+        parts.append(class_name(c) if live[0] == 1.0 else f"{class_name(c)}:{float(live[0])!r}")
+    return ",".join(parts)
+
+
+def texassolver_input_text(spot: PostflopSpot, accuracy_pct_pot: float, max_iterations: int, dump_path: str | Path,
+                           threads: int = 1) -> str:
+    """The TexasSolver console input that solves ``spot`` and dumps its strategy to ``dump_path``.
+
+    :func:`parse_texassolver_input` reads it back to the same game. The spot must use TexasSolver's
+    conventions: whole-chip sizes (``BetTree.whole_chips``) and the all-in on every street with
+    actions; donk sizes default to the bet sizes (pokerlab's rule for ``donks=None``).
+    """
+    tree = spot.bet_tree
+    if not tree.whole_chips:
+        raise ValueError("TexasSolver input: the bet tree must use whole chips (TexasSolver rounds every size)")
+    lines = [f"set_pot {spot.pot!r}", f"set_effective_stack {spot.stack!r}",
+             "set_board " + ",".join(card_str(c) for c in spot.board),
+             f"set_range_ip {_class_notation(spot.ip_range, 'ip')}",
+             f"set_range_oop {_class_notation(spot.oop_range, 'oop')}"]
+    for s, street in enumerate(STREET_NAMES):
+        for p, player in enumerate(PLAYER_NAMES):
+            actions = tree.actions(s, p)
+            if not actions.allin:
+                raise ValueError(f"TexasSolver input: {player} {street} has no all-in; TexasSolver always offers it")
+            donks = actions.bets if actions.donks is None else actions.donks
+            for kind, sizes in (("bet", actions.bets), ("raise", actions.raises), ("donk", donks)):
+                if sizes:
+                    lines.append(f"set_bet_sizes {player},{street},{kind}," + ",".join(f"{x:g}" for x in sizes))
+            lines.append(f"set_bet_sizes {player},{street},allin")
+    lines += [f"set_allin_threshold {tree.allin_threshold!r}", f"set_raise_limit {tree.raise_cap + 1}",
+              "build_tree", f"set_thread_num {int(threads)}", f"set_accuracy {float(accuracy_pct_pot)!r}",
+              f"set_max_iteration {int(max_iterations)}", "set_print_interval 10", "set_use_isomorphism 1",
+              "start_solve", "set_dump_rounds 3", f"dump_result {dump_path}"]
+    return "\n".join(lines) + "\n"

@@ -56,6 +56,9 @@ class SolveSettings:
     checkpoints: tuple[int, ...] = (400, 1200, 3000)
     bar_coefficient: float = 0.010
     save_every: int = 200
+    # where the postflop constants came from when not written in the config: {"source", "path",
+    # "sha256"}; recorded in the result's settings (None for constants from the config itself)
+    postflop_source: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         cps = tuple(self.checkpoints)
@@ -68,10 +71,28 @@ class SolveSettings:
             raise ValueError(f"save_every: {self.save_every!r} must be a positive integer")
 
     @classmethod
-    def from_config(cls, section: dict[str, Any]) -> "SolveSettings":
-        """From the ``solve`` section of the workflow config."""
-        return cls(postflop=PostflopModel(**section["postflop"]), checkpoints=tuple(section["checkpoints"]),
-                   bar_coefficient=float(section["bar_coefficient"]))
+    def from_config(cls, section: dict[str, Any], constants_path: str | os.PathLike | None = None) -> "SolveSettings":
+        """From the ``solve`` section of the workflow config.
+
+        ``solve.postflop.source``: ``config`` (default) takes a, b, c2, cap from the section;
+        ``file`` and ``fit`` read them from a constants file written by the fitting run
+        (``constants_path``: ``solve.postflop.file``, or ``results/fit/constants.json``).
+        """
+        postflop = dict(section["postflop"])
+        source = postflop.pop("source", "config")
+        postflop.pop("file", None)
+        if source == "config":
+            return cls(postflop=PostflopModel(**postflop), checkpoints=tuple(section["checkpoints"]),
+                       bar_coefficient=float(section["bar_coefficient"]))
+        if constants_path is None:
+            raise ValueError(f"solve.postflop.source: {source!r} needs the constants file")
+        from pokerlab.fit.run import read_constants  # only when the constants come from a fit
+        from pokerlab.io import sha256_file
+
+        return cls(postflop=read_constants(constants_path), checkpoints=tuple(section["checkpoints"]),
+                   bar_coefficient=float(section["bar_coefficient"]),
+                   postflop_source={"source": source, "path": Path(constants_path).as_posix(),
+                                    "sha256": sha256_file(constants_path)})
 
     def bar_bb(self, seats: int) -> float:
         """The exploitability a chart must reach, bb/hand: coefficient * sqrt(seats / 2)."""
@@ -203,7 +224,8 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
         "sizing": tree.sizing,
         "settings": {"postflop": asdict(settings.postflop), "checkpoints": list(settings.checkpoints),
                      "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
-                     "averaging": "linear (weight = iteration)", "payoff": payoff},
+                     "averaging": "linear (weight = iteration)", "payoff": payoff,
+                     **({"postflop_source": settings.postflop_source} if settings.postflop_source else {})},
         "tree": tree.counts(),
         "status": "shipped" if shipped else "rejected",
         "iterations": last["iterations"],

@@ -46,7 +46,7 @@ from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
 from pokerlab.rng import below, next_u64, uniform
 
-__all__ = ["EquityResult", "multiway_equity", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
+__all__ = ["EquityResult", "multiway_equity", "pot_layers", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 8
 AUTO_EXACT_WORK = 3e8
@@ -89,10 +89,12 @@ class EquityResult:
 
 
 @njit(cache=True, inline="always")
-def _score(strengths, weight, acc):
+def _score(strengths, weight, acc, layer_amount, layer_eligible):
     """Add one showdown with weight ``weight`` to ``acc``: ``acc[0]`` = [sum w, sum w^2];
     rows 1, 2, 3 (win, tie, pot share) hold per player ``i`` in columns 3i, 3i+1, 3i+2 the
-    sums of w x, w^2 x and w^2 x^2."""
+    sums of w x, w^2 x and w^2 x^2. The pot share is summed over pot layers: layer ``l`` holds
+    ``layer_amount[l]`` of the pot and goes to the best hands among the players with
+    ``layer_eligible[l, i]`` (one layer with every player eligible: the plain pot share)."""
     k = strengths.shape[0]
     best = strengths[0]
     n_best = 1
@@ -105,13 +107,29 @@ def _score(strengths, weight, acc):
     w2 = weight * weight
     acc[0, 0] += weight
     acc[0, 1] += w2
-    share = 1.0 / n_best
     row = 1 if n_best == 1 else 2
     for i in range(k):
         if strengths[i] == best:
             acc[row, 3 * i] += weight
             acc[row, 3 * i + 1] += w2
             acc[row, 3 * i + 2] += w2
+    for i in range(k):
+        share = 0.0
+        for layer in range(layer_amount.shape[0]):
+            if not layer_eligible[layer, i]:
+                continue
+            top = -1
+            n_top = 0
+            for j in range(k):
+                if layer_eligible[layer, j]:
+                    if strengths[j] > top:
+                        top = strengths[j]
+                        n_top = 1
+                    elif strengths[j] == top:
+                        n_top += 1
+            if strengths[i] == top:
+                share += layer_amount[layer] * (1.0 / n_top)
+        if share > 0.0:
             acc[3, 3 * i] += weight * share
             acc[3, 3 * i + 1] += w2 * share
             acc[3, 3 * i + 2] += w2 * share * share
@@ -186,7 +204,7 @@ def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, streng
 @njit(cache=True)
 def _rejection_kernel(
     prob, alias, support, n_support, combo_bits, board_packed, dead_packed, deck, n_deal,
-    n_trials, max_attempts, seed,
+    n_trials, max_attempts, seed, layer_amount, layer_eligible,
 ):  # fmt: skip
     state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
@@ -213,14 +231,14 @@ def _rejection_kernel(
         state = _showdown(
             state, hands, used, board_packed, deck, n_deal, combo_bits, strengths
         )
-        _score(strengths, 1.0, acc)
+        _score(strengths, 1.0, acc, layer_amount, layer_eligible)
     return acc, accepted, attempts
 
 
 @njit(cache=True)
 def _importance_kernel(
     prob, alias, support, n_support, weights, card_mass, totals, combo_cards, combo_index, combo_bits,
-    board_packed, dead_packed, deck, n_deal, n_trials, seed,
+    board_packed, dead_packed, deck, n_deal, n_trials, seed, layer_amount, layer_eligible,
 ):  # fmt: skip
     state = next_u64(np.uint64(seed))[1]
     k = prob.shape[0]
@@ -275,13 +293,13 @@ def _importance_kernel(
         state = _showdown(
             state, hands, used, board_packed, deck, n_deal, combo_bits, strengths
         )
-        _score(strengths, weight, acc)
+        _score(strengths, weight, acc, layer_amount, layer_eligible)
     return acc
 
 
 @njit(cache=True)
 def _exact_kernel(
-    tuples, tuple_weights, support, n_support, combo_bits, board_packed, deck, n_deal,
+    tuples, tuple_weights, support, n_support, combo_bits, board_packed, deck, n_deal, layer_amount, layer_eligible,
 ):  # fmt: skip
     """Every runout of ``n_deal`` cards from ``deck``; per runout, every range hand is
     evaluated once and every hand tuple that the runout does not touch is scored."""
@@ -309,7 +327,7 @@ def _exact_kernel(
                     break
                 strengths[i] = s
             if live:
-                _score(strengths, tuple_weights[t], acc)
+                _score(strengths, tuple_weights[t], acc, layer_amount, layer_eligible)
         # next combination of n_deal positions out of n (lexicographic)
         j = n_deal - 1
         while j >= 0 and idx[j] == n - n_deal + j:
@@ -431,6 +449,29 @@ def _result(deal, acc, method, trials, attempts, exact=False) -> EquityResult:
     )
 
 
+def pot_layers(contributions: Sequence[float] | None, n_players: int, dead_money: float = 0.0):
+    """(layer amounts as shares of the total pot, (layers x players) eligibility) of a pot built
+    from per-player ``contributions`` (chips) plus ``dead_money`` (added to the main pot). None:
+    one layer that every player contests."""
+    if contributions is None:
+        if dead_money:
+            raise ValueError("dead_money: only meaningful with contributions")
+        return np.ones(1), np.ones((1, n_players), dtype=np.bool_)
+    c = np.asarray(contributions, dtype=np.float64)
+    if c.shape != (n_players,):
+        raise ValueError(f"contributions: expected {n_players} amounts (hero first), got {len(c)}")
+    if not np.all(np.isfinite(c)) or np.any(c <= 0):
+        raise ValueError(f"contributions: expected positive chip amounts, got {list(c)}")
+    if not (math.isfinite(dead_money) and dead_money >= 0):
+        raise ValueError(f"dead_money: expected chips >= 0, got {dead_money!r}")
+    levels = np.unique(c)
+    previous = np.concatenate([[0.0], levels[:-1]])
+    amounts = np.array([np.minimum(c, hi).sum() - np.minimum(c, lo).sum() for lo, hi in zip(previous, levels)])
+    amounts[0] += dead_money
+    eligible = c[None, :] >= levels[:, None]
+    return amounts / (c.sum() + dead_money), eligible
+
+
 def multiway_equity(
     hero: Range | str,
     opponents: Sequence[Range | str] | Range | str,
@@ -441,6 +482,8 @@ def multiway_equity(
     method: str = "rejection",
     max_attempts: int | None = None,
     max_work: float = 5e9,
+    contributions: Sequence[float] | None = None,
+    dead_money: float = 0.0,
 ) -> EquityResult:
     """Win, tie and pot share of ``hero`` and each opponent at showdown (see the module doc).
 
@@ -449,12 +492,22 @@ def multiway_equity(
     the number of accepted deals (rejection) or of weighted deals (importance). Rejection
     gives up after ``max_attempts`` joint draws (default ``1000 * trials``) with a
     ``ValueError`` that suggests ``importance``. Same arguments, same result.
+
+    ``contributions`` (optional, one per player, hero first, in chips) makes ``equity``
+    side-pot aware: the pot is cut into layers at each distinct contribution; a layer goes to
+    the best hands among the players who put that much in (an uncalled excess returns to its
+    owner), and ``dead_money`` (chips of players no longer in the hand) joins the main pot.
+    ``equity[i]`` is then player ``i``'s expected amount won over every pot divided by the total
+    pot (``sum(contributions) + dead_money``), so the shares still sum to one; with equal
+    contributions and no dead money it is the plain pot share. ``win`` and ``tie`` always refer to
+    the best hand at the table.
     """
     if method not in _METHODS:
         raise ValueError(f"method: expected one of {', '.join(_METHODS)}, got {method!r}")
     if trials < 1:
         raise ValueError(f"trials: expected a positive number of deals, got {trials}")
     deal = _prepare(hero, opponents, board, dead)
+    layer_amount, layer_eligible = pot_layers(contributions, len(deal.players), dead_money)
     prob, alias, support, n_support = _support_arrays(deal.players)
 
     if method in ("auto", "exact"):
@@ -467,7 +520,8 @@ def multiway_equity(
             if tuples.shape[0] == 0:
                 raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
             acc = _exact_kernel(
-                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal
+                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal,
+                layer_amount, layer_eligible,
             )
             deals = tuples.shape[0] * math.comb(deal.deck.size - 2 * len(deal.players), deal.n_deal)
             return _result(deal, acc, "exact", deals, deals, exact=True)
@@ -482,7 +536,7 @@ def multiway_equity(
         cap = int(max_attempts if max_attempts is not None else 1000 * trials)
         acc, accepted, attempts = _rejection_kernel(
             prob, alias, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
-            trials, cap, np.uint64(seed % 2**64),
+            trials, cap, np.uint64(seed % 2**64), layer_amount, layer_eligible,
         )  # fmt: skip
         if accepted < trials:
             raise ValueError(
@@ -500,7 +554,7 @@ def multiway_equity(
     acc = _importance_kernel(
         prob, alias, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
         COMBO_INDEX.astype(np.int64), _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
-        deal.n_deal, trials, np.uint64(seed % 2**64),
+        deal.n_deal, trials, np.uint64(seed % 2**64), layer_amount, layer_eligible,
     )  # fmt: skip
     return _result(deal, acc, "importance", trials, trials)
 

@@ -1,0 +1,116 @@
+"""The fit's plan: which endings and boards are measured (``endings.tsv``, ``boards.tsv``,
+``spots.tsv``), written from the config and the solved preflop spots, and read back by the jobs.
+
+* ``spots.tsv``: per preflop spot, its flop-ending mass (share of deals), the share of that
+  mass at three-way endings (not measurable by a two-player solver) and at the measured endings.
+* ``endings.tsv``: per spot, the ``endings_per_spot`` most reached heads-up flop endings
+  (``rank`` 0 = most reached) with pot, stack behind and spr in bb, positions, the preflop
+  aggressor, and each seat's own reach per class (169 comma-separated numbers, grid order).
+* ``boards.tsv``: per ending, ``boards`` fitting flops then ``heldout_boards`` held-out flops
+  (:func:`pokerlab.fit.boards.sample_flops`, seeded by ``fit.seed`` and the ending's name).
+
+All three are pure functions of the config and the solves' bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pokerlab.cards import N_CLASSES
+from pokerlab.fit.boards import sample_flops
+from pokerlab.fit.endings import FlopEnding, spot_endings
+from pokerlab.fit.settings import FitSettings
+from pokerlab.io import atomic_path, read_json
+from pokerlab.preflop.spot import Sizing
+
+REACH_DECIMALS = 6
+
+
+def _stream(spot: str, rank: int) -> int:
+    """A board-sampling stream number from the ending's name (independent of config order)."""
+    return int.from_bytes(hashlib.sha256(f"{spot}/e{rank}".encode()).digest()[:8], "little")
+
+
+def _vector_text(values: np.ndarray) -> str:
+    return ",".join(repr(round(float(v), REACH_DECIMALS)) for v in values)
+
+
+def _vector(text: str, where: str) -> np.ndarray:
+    values = np.array([float(v) for v in str(text).split(",")])
+    if values.shape != (N_CLASSES,) or not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError(f"{where}: expected {N_CLASSES} class reaches >= 0")
+    return values
+
+
+def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, settings: FitSettings,
+               spots_tsv: str | os.PathLike, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike) -> None:
+    """Walk each spot's solve to its flop endings and write the three plan tables (see module)."""
+    spot_rows, ending_rows, board_rows = [], [], []
+    for name in settings.spot_names:
+        found = spot_endings(read_json(result_paths[name], "preflop result"), sizing)
+        chosen = found.endings[: settings.endings_per_spot]
+        measured = sum(e.reach for e in chosen)
+        spot_rows.append({"spot": name, "flop_mass": found.flop_mass, "three_way_share": found.three_way_share,
+                          "headsup_endings": len(found.endings), "measured_endings": len(chosen),
+                          "measured_share": measured / found.flop_mass if found.flop_mass > 0 else 0.0})
+        for rank, e in enumerate(chosen):
+            ending_rows.append({
+                "spot": name, "rank": rank, "node": e.node, "reach": e.reach, "pot_bb": e.pot_bb,
+                "behind_bb": e.behind_bb, "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,
+                "aggressor_in_position": "" if e.aggressor_in_position is None else str(e.aggressor_in_position).lower(),
+                "oop_reach": _vector_text(e.oop_reach), "ip_reach": _vector_text(e.ip_reach)})
+            for b in sample_flops(settings.seed, _stream(name, rank), settings.boards, settings.heldout_boards):
+                board_rows.append({"spot": name, "rank": rank, "board_index": b.index, "board": b.text,
+                                   "stratum": b.stratum, "weight": b.weight, "heldout": b.heldout})
+    for path, rows in ((spots_tsv, spot_rows), (endings_tsv, ending_rows), (boards_tsv, board_rows)):
+        _write_tsv(pd.DataFrame(rows), path)
+
+
+def _write_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, sep="\t", index=False, lineterminator="\n")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One fit_solve job: an ending and one of its boards (``ending`` None if the spot has
+    fewer heads-up flop endings than asked)."""
+
+    key: str
+    ending: FlopEnding | None
+    board: str
+    stratum: str
+    weight: float
+    heldout: bool
+    rank: int
+    board_index: int
+
+
+def read_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key: str) -> Job:
+    """The ending and board of job ``key`` (``{spot}/e{rank}/b{board}``) from the plan tables."""
+    spot, e, b = key.rsplit("/", 2)
+    rank, index = int(e[1:]), int(b[1:])
+    endings = pd.read_csv(endings_tsv, sep="\t", keep_default_na=False)
+    row = endings[(endings["spot"] == spot) & (endings["rank"] == rank)]
+    if row.empty:
+        return Job(key, None, "", "", 0.0, False, rank, index)
+    r = row.iloc[0]
+    where = f"{endings_tsv}: {spot} ending {rank}"
+    ending = FlopEnding(spot, r["node"], float(r["reach"]), float(r["pot_bb"]), float(r["behind_bb"]), r["oop"], r["ip"],
+                        r["aggressor"], _vector(r["oop_reach"], where), _vector(r["ip_reach"], where))
+    boards = pd.read_csv(boards_tsv, sep="\t", keep_default_na=False)
+    brow = boards[(boards["spot"] == spot) & (boards["rank"] == rank) & (boards["board_index"] == index)]
+    if brow.empty:
+        raise ValueError(f"{boards_tsv}: no board {index} for {spot} ending {rank}: the plan and the config disagree")
+    br = brow.iloc[0]
+    return Job(key, ending, br["board"], br["stratum"], float(br["weight"]), str(br["heldout"]) == "True", rank, index)
+
+
+def job_output(results_dir: str | os.PathLike, key: str) -> Path:
+    return Path(results_dir) / "solves" / f"{key}.parquet"

@@ -1,0 +1,137 @@
+"""The fitting run's three steps as the workflow (and Python) calls them.
+
+1. :func:`write_plan` (``rule fit_endings``): endings and boards from the solved spots.
+2. :func:`solve_job` (``rule fit_solve``): one ending x board, played and control run.
+3. :func:`fit_constants` (``rule fit_constants``): measurements, staged and joint fits with
+   bootstrap standard errors, errors per hand, the aggressor split, the per-class realisation;
+   ``constants.json`` and the report folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pokerlab.fit import measure
+from pokerlab.fit.plan import read_job, write_plan  # noqa: F401 (re-exported for the workflow)
+from pokerlab.fit.settings import FitSettings
+from pokerlab.fit.solves import empty_measurement, measure as measure_spot, read_measurement, write_measurement
+from pokerlab.io import sha256_file, write_json_atomic
+from pokerlab.postflop.game import PostflopSpot
+from pokerlab.preflop.payoffs import PostflopModel
+
+FIGURE_DECIMALS = 6
+
+
+def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key: str, settings: FitSettings,
+              out_path: str | os.PathLike, threads: int | None = None) -> None:
+    """Measure job ``key`` (``{spot}/e{rank}/b{board}``) and write its Parquet file."""
+    job = read_job(endings_tsv, boards_tsv, key)
+    spot_name, _, _ = key.rsplit("/", 2)
+    record: dict[str, Any] = {"key": key, "spot": spot_name, "rank": job.rank, "board_index": job.board_index,
+                              "backend": settings.backend, "accuracy_pct_pot": settings.accuracy_pct_pot}
+    if job.ending is None:
+        write_measurement(out_path, empty_measurement(), {**record, "missing": True})
+        return
+    e = job.ending
+    from pokerlab.fit.solves import board_cards
+
+    oop, ip = e.combo_ranges(settings.min_class_reach)
+    spot = PostflopSpot(e.pot_bb, e.behind_bb, board_cards(job.board), oop, ip, settings.bet_tree)
+    frame, summary = measure_spot(spot, settings, threads)
+    record.update({"missing": False, "node": e.node, "reach": e.reach, "pot_bb": e.pot_bb, "behind_bb": e.behind_bb,
+                   "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,
+                   "aggressor_in_position": e.aggressor_in_position, "board": job.board, "stratum": job.stratum,
+                   "board_weight": job.weight, "heldout": job.heldout, **summary})
+    write_measurement(out_path, frame, record)
+
+
+def _constants(theta: np.ndarray) -> dict[str, float]:
+    return {k: round(float(v), FIGURE_DECIMALS) for k, v in zip(measure.NAMES, theta)}
+
+
+def _se(samples: np.ndarray) -> dict[str, float]:
+    return {k: round(float(v), FIGURE_DECIMALS) for k, v in zip(measure.NAMES, samples.std(axis=0, ddof=1))} \
+        if len(samples) > 1 else {k: None for k in measure.NAMES}
+
+
+def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shipped: PostflopModel,
+                  plan_paths: dict[str, str | os.PathLike], out_json: str | os.PathLike,
+                  report_dir: str | os.PathLike) -> dict[str, Any]:
+    """Fit the four constants from the jobs' measurements; write ``constants.json`` and the report.
+
+    ``shipped``: the constants the charts use today (compared against). The staged fit's
+    constants are the ones proposed for shipping (see :mod:`pokerlab.fit.measure` for why).
+    """
+    from pokerlab.fit.report import write_report
+
+    frames = [read_measurement(p) for p in job_paths]
+    data = measure.build_measurements(frames)
+    fitting, heldout = data.subset(False), data.subset(True)
+    staged = measure.staged_fit(fitting, shipped)
+    joint = measure.joint_fit(fitting, staged)
+    boot = measure.bootstrap(fitting, shipped, staged, settings.bootstrap, settings.seed)
+    theta_shipped = np.array([shipped.a, shipped.b, shipped.c2, shipped.cap])
+    errors = {}
+    for name, part in (("fitting", fitting), ("heldout", heldout)):
+        if len(part.per_measurement):
+            errors[name] = {label: round(measure.error_per_hand(t, part), FIGURE_DECIMALS)
+                            for label, t in (("shipped", theta_shipped), ("staged", staged), ("joint", joint))}
+    per = data.per_measurement
+    split = measure.split_by_aggressor(fitting.per_measurement)
+    classes = measure.class_realisation(fitting)
+    spots = pd.read_csv(plan_paths["spots"], sep="\t")
+    digests = {name: sha256_file(path) for name, path in sorted(plan_paths.items())}
+    digests["measurements"] = hashlib.sha256("".join(sha256_file(p) for p in job_paths).encode()).hexdigest()
+    result = {
+        "constants": _constants(staged),
+        "method": "staged fit (a from the measured commitments, b/c2/cap from the measured edges)",
+        "staged": {"value": _constants(staged), "se": _se(boot["staged"])},
+        "joint": {"value": _constants(joint), "se": _se(boot["joint"])},
+        "shipped_before": _constants(theta_shipped),
+        "error_per_hand_bb": errors,
+        "counts": {"spots": int(per["spot"].nunique()), "endings": int(per.groupby(["spot", "rank"]).ngroups),
+                   "measurements": int(len(per)), "fitting": int(len(fitting.per_measurement)),
+                   "heldout": int(len(heldout.per_measurement)), "hands": int(len(data.combos)),
+                   "missing_endings": int(sum(1 for f, r in frames if r.get("missing")))},
+        "spots": [{k: (round(v, FIGURE_DECIMALS) if isinstance(v, float) else v) for k, v in r.items()}
+                  for r in spots.to_dict(orient="records")],
+        "aggressor_split": split.round(FIGURE_DECIMALS).to_dict(orient="records"),
+        "class_realisation_extremes": _extremes(classes),
+        "backend": settings.backend,
+        "accuracy_pct_pot": settings.accuracy_pct_pot,
+        "bootstrap": settings.bootstrap,
+        "seed": settings.seed,
+        "inputs_sha256": digests,
+    }
+    write_report(report_dir, data, fitting, heldout, result, split, classes, theta_shipped, staged, joint)
+    write_json_atomic(out_json, result)
+    return result
+
+
+def _extremes(classes, n: int = 5) -> dict[str, list[dict[str, Any]]]:
+    """Per role, the ``n`` most and least realising classes with at least 20 hands behind them."""
+    out = {}
+    for role in ("ip", "oop"):
+        sel = classes[(classes["role"] == role) & (classes["hands"] >= 20)].sort_values("realisation")
+        pick = lambda f: [{"class": r["class"], "realisation": round(float(r["realisation"]), FIGURE_DECIMALS),
+                           "se": round(float(r["se"]), FIGURE_DECIMALS) if np.isfinite(r["se"]) else None,
+                           "hands": int(r["hands"])} for _, r in f.iterrows()]
+        out[role] = {"lowest": pick(sel.head(n)), "highest": pick(sel.tail(n).iloc[::-1])}
+    return out
+
+
+def read_constants(path: str | os.PathLike) -> PostflopModel:
+    """The shipped constants of a ``constants.json`` written by :func:`fit_constants`."""
+    from pokerlab.io import read_json
+
+    doc = read_json(path, "postflop constants")
+    try:
+        return PostflopModel(**{k: doc["constants"][k] for k in measure.NAMES})
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{Path(path)}: expected a 'constants' mapping with {', '.join(measure.NAMES)} ({exc})") from None
