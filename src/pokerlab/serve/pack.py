@@ -65,14 +65,18 @@ def solve_settings(solver, target_pct_pot: float) -> dict[str, Any]:
 
 
 def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_chips: float = 1.0) -> PackSpot:
-    """The documents of a solved :class:`~pokerlab.postflop.solver.PostflopSolver`."""
+    """The documents of a solved :class:`~pokerlab.postflop.solver.PostflopSolver`, each checked
+    against the schema (``ValueError`` naming the field, e.g. a range weight above 1)."""
     from pokerlab.postflop.game import STREET_NAMES
-    from pokerlab.serve.documents import canonical_board, postflop_documents
+    from pokerlab.serve.documents import canonical_board, postflop_documents, validate_document
 
     family_id = family_id or default_family_id(solver.spot)
     if not FAMILY_RE.match(family_id):
         raise ValueError(f"family_id: {family_id!r} must be 1-100 characters of letters, digits, '_', '.', '-'")
     docs = postflop_documents(solver, family_id, solve_settings(solver, target_pct_pot), bb_chips)
+    placeholder = {"campaign": "check", "stamp": "check", "pack_sha256": "0" * 64}
+    for doc in docs.values():  # each document is checked against the schema before it is written
+        validate_document({**doc, "meta": {**doc["meta"], **placeholder}})
     return PackSpot(family_id, canonical_board(solver.spot.board), STREET_NAMES[solver.spot.street], docs)
 
 
