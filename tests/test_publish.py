@@ -144,16 +144,22 @@ def test_unknown_node_names_the_existing_ones(chart_doc, tmp_path, capsys):
     assert main(["chart", str(path), "--node", "F", "--out", str(tmp_path / "f.pdf")]) == 2
 
 
-def test_viewer_embeds_the_chart_safely(chart_doc):
+def test_viewer_page_loads_its_chart_file_and_draws_with_the_explorer_code(chart_doc, tmp_path):
     import re
 
-    from pokerlab.viewer import index_html, viewer_html
+    from pokerlab.viewer import STATIC_DIR, index_html, viewer_html, write_viewer
 
-    page = viewer_html(chart_doc)
-    block = re.search(r'<script type="application/json" id="chart">(.*?)</script>', page, re.S).group(1)
-    assert json.loads(block) == chart_doc  # the embedded document is the chart itself
-    assert "<" not in block and "src=" not in page and "http" not in page.replace("https://", "")  # nothing fetched
-    assert viewer_html(chart_doc) == page
+    chart = tmp_path / "results" / "charts" / "cash" / "3max" / "15bb.json"
+    chart.parent.mkdir(parents=True)
+    chart.write_text(json.dumps(chart_doc))
+    out = tmp_path / "results" / "viewer" / "cash" / "3max" / "15bb.html"
+    write_viewer(chart, out)
+    page = out.read_text()
+    assert 'PLChart.mount("../../../charts/cash/3max/15bb.json")' in page
+    assert chart_doc["encoding"]["alphabet"] not in page  # no copy of the chart in the page
+    assert (STATIC_DIR / "grid.js").read_text() in page and (STATIC_DIR / "chart.js").read_text() in page
+    assert len(page) < 40_000 and "src=" not in page and not re.search(r"https?://", page)  # nothing fetched from the web
+    assert viewer_html(chart_doc, "../../../charts/cash/3max/15bb.json") == page
     rows = [{"format": "cash", "seats": 3, "depth_bb": 15.0, "status": "shipped", "exploitability_bb": 0.001,
              "bar_bb": 0.012, "iterations": 400, "model_share": 0.2},
             {"format": "mtt", "seats": 9, "depth_bb": 200.0, "status": "rejected", "exploitability_bb": 0.05,

@@ -1,13 +1,15 @@
-"""A static, self-contained HTML viewer of one chart set (one spot), and an index of a sweep.
+"""The per-spot chart pages of a release (offline export of the explorer) and an index of a sweep.
 
-The page embeds the chart document itself (as JSON in a ``<script type="application/json">``
-block) and a few lines of JavaScript that decode the 169-character strings in the browser; it
-needs no server and no network. The 13x13 grid shows the selected node: each cell is split
-into colour bands as wide as the class's action frequencies (so a mixed hand shows every
-action it takes), and hovering a cell gives its frequencies and EVs. Buttons under the grid
-follow an action to the next decision; the path above it goes back.
+A page holds no copy of its chart: it reads the published chart file by its relative path
+(``../../../charts/cash/6max/100bb.json`` from ``viewer/cash/6max/100bb.html``) and draws it
+with the explorer's own drawing code (``pokerlab/serve/static/grid.js``) and chart reader
+(``chart.js``), inlined into the page, so the release's charts are stored once. The 13x13 grid
+shows the selected node: each cell is split into colour bands as wide as the class's action
+frequencies, and hovering a cell gives its frequencies and EVs; buttons follow an action to the
+next decision; the path above goes back. A browser reads the chart file over HTTP (any static
+server over the results folder, or ``pokerlab serve``); opened from the disk the page says so.
 
-The HTML is a pure function of the chart: same chart, same bytes.
+The HTML is a pure function of the chart and the shared files: same inputs, same bytes.
 """
 
 from __future__ import annotations
@@ -15,116 +17,57 @@ from __future__ import annotations
 import html
 import json
 import os
+from pathlib import Path
 from typing import Any, Iterable
 
-from pokerlab.charts import ACTION_COLOURS, ACTION_LABELS, ACTION_ORDER, load_chart
+from pokerlab.charts import load_chart
 from pokerlab.io import write_bytes_atomic
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.2em;color:#222;max-width:60em}
 h1{font-size:1.25em;margin:0 0 .3em}
-.meta{font-size:.9em;color:#444;margin-bottom:.8em}
-#grid{display:grid;grid-template-columns:repeat(13,3.2em);gap:1px;background:#fff}
-.cell{height:2.6em;position:relative;font-size:.72em;text-align:center;line-height:1.25em;
- padding-top:.35em;box-sizing:border-box;cursor:default}
-.cell.out{opacity:.25}
-.cell b{display:block}
-#path button,#next button{margin:.15em;padding:.25em .6em;border:1px solid #999;background:#f6f6f6;cursor:pointer}
-#next button{color:#fff;border:none}
-#info{font-size:.85em;margin-top:.6em;min-height:3em;white-space:pre}
-.legend span{display:inline-block;padding:.1em .5em;margin-right:.3em;color:#fff;font-size:.85em}
 """
 
-_SCRIPT = """
-const doc = JSON.parse(document.getElementById('chart').textContent);
-const enc = doc.encoding, ORDER = %(order)s, COLOUR = %(colours)s, LABEL = %(labels)s;
-const byId = new Map(doc.nodes.map(n => [n.id, n]));
-function decode(codes, lo = 0, hi = 1) {
-  return Array.from(codes, ch => ch === enc.missing ? NaN : lo + (hi - lo) * enc.alphabet.indexOf(ch) / enc.steps);
-}
-const pct = x => (100 * x).toFixed(1) + '%%';
-function show(id) {
-  const node = byId.get(id);
-  const acts = ORDER.filter(a => node.actions.includes(a));
-  const freq = Object.fromEntries(acts.map(a => [a, decode(node.strategy[a])]));
-  const ev = Object.fromEntries(acts.map(a => [a, decode(node.ev_bb[a].codes, node.ev_bb[a].lo, node.ev_bb[a].hi)]));
-  const held = decode(node.arrive_with.codes, node.arrive_with.lo, node.arrive_with.hi);
-  const grid = document.getElementById('grid');
-  grid.textContent = '';
-  doc.classes.forEach((name, k) => {
-    const total = acts.reduce((s, a) => s + freq[a][k], 0) || 1;
-    let at = 0;
-    const stops = acts.map(a => { const from = at; at += 100 * freq[a][k] / total; return `${COLOUR[a]} ${from}%% ${at}%%`; });
-    const cell = document.createElement('div');
-    cell.className = 'cell' + (held[k] > 0 ? '' : ' out');
-    cell.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
-    const enter = 1 - (freq.F ? freq.F[k] : 0);
-    cell.innerHTML = `<b>${name}</b>${Math.round(100 * enter)}`;
-    cell.onmouseenter = () => {
-      document.getElementById('info').textContent = `${name}: ` + acts.map(a =>
-        `${LABEL[a]} ${pct(freq[a][k])} (EV ${isNaN(ev[a][k]) ? 'n/a' : ev[a][k].toFixed(2) + ' bb'})`).join('   ');
-    };
-    grid.appendChild(cell);
-  });
-  const path = document.getElementById('path');
-  path.textContent = '';
-  for (let i = 0; i <= id.length; i++) {
-    const prefix = id.slice(0, i);
-    if (!byId.has(prefix)) continue;
-    const b = document.createElement('button');
-    b.textContent = prefix === '' ? 'root' : prefix;
-    b.onclick = () => show(prefix);
-    path.appendChild(b);
-  }
-  const next = document.getElementById('next');
-  next.textContent = '';
-  acts.forEach(a => {
-    const b = document.createElement('button');
-    b.style.background = COLOUR[a];
-    b.textContent = `${LABEL[a]} ${pct(node.shares[a])}`;
-    if (byId.has(id + a)) b.onclick = () => show(id + a); else { b.disabled = true; b.title = 'no later decision'; }
-    next.appendChild(b);
-  });
-  document.getElementById('node').textContent = `node ${id === '' ? '(root)' : id}: ${node.actor} to act, reach ` +
-    `${pct(node.reach)} of deals` + (node.capped ? ' (fold forced by the three-entrant cap)' : '');
-  document.getElementById('info').textContent = 'hover a cell for its frequencies and EVs';
-}
-show('');
-"""
+STATIC_DIR = Path(__file__).resolve().parent / "serve" / "static"
+SHARED = ("grid.js", "chart.js")
+"""The explorer's drawing code and the chart reader, inlined into every page (one code path)."""
 
 
-def _embedded_json(doc: dict[str, Any]) -> str:
-    """The chart as JSON that cannot close its ``<script>`` block."""
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def _inline(name: str) -> str:
+    text = (STATIC_DIR / name).read_text(encoding="utf-8")
+    if "</script" in text.lower() or "</style" in text.lower():
+        raise ValueError(f"viewer: {name} would close its own <script>/<style> block")
+    return text
 
 
-def viewer_html(doc: dict[str, Any]) -> str:
-    """The self-contained HTML page of a chart document."""
+def viewer_html(doc: dict[str, Any], chart_href: str) -> str:
+    """The page of a chart document that loads the chart from ``chart_href`` (relative URL)."""
     spot, solve = doc["spot"], doc["solve"]
     title = f"{spot['format']} {spot['seats']}-handed {spot['depth_bb']:g}bb"
     meta = (f"exploitability {solve['exploitability_bb']:.5f} bb/hand (bar {solve['bar_bb']:.4f}) after "
             f"{solve['iterations']} iterations; model share {100 * solve['model_share']:.1f}% of deals; "
             f"{len(doc['nodes'])} decision nodes; pokerlab {doc['code_version']}")
-    legend = "".join(f'<span style="background:{ACTION_COLOURS[a]}">{ACTION_LABELS[a]}</span>' for a in ACTION_ORDER)
-    script = _SCRIPT % {"order": json.dumps(list(ACTION_ORDER)), "colours": json.dumps(ACTION_COLOURS, sort_keys=True),
-                        "labels": json.dumps(ACTION_LABELS, sort_keys=True)}
+    scripts = "".join(f"<script>\n{_inline(name)}</script>\n" for name in SHARED)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>pokerlab chart: {html.escape(title)}</title><style>{_STYLE}</style></head><body>\n"
-        f"<h1>pokerlab chart: {html.escape(title)}</h1><div class=\"meta\">{html.escape(meta)}</div>\n"
-        f"<div class=\"legend\">{legend}</div><div id=\"path\"></div><div id=\"node\"></div>"
-        "<div id=\"grid\"></div><div id=\"next\"></div><div id=\"info\"></div>\n"
-        "<p class=\"meta\">Cells: class and the % of its deals that enter the pot; colour bands: how often the class "
-        "takes each action; faded: a class the actor does not hold here. Frequencies are quantised to 1/90.</p>\n"
-        f"<script type=\"application/json\" id=\"chart\">{_embedded_json(doc)}</script>\n"
-        f"<script>{script}</script>\n</body></html>\n"
+        f"<title>pokerlab chart: {html.escape(title)}</title><style>\n{_inline('style.css')}</style></head><body>\n"
+        f"<main><h1>pokerlab chart: {html.escape(title)}</h1><div class=\"help\">{html.escape(meta)}</div>\n"
+        "<nav id=\"crumbs\" aria-label=\"path back\"></nav><div id=\"status\" role=\"status\"></div>"
+        "<section id=\"node\"></section><div id=\"actions\"></div>\n<div id=\"layout\">"
+        "<div id=\"grid\" role=\"grid\" tabindex=\"0\"></div><aside id=\"side\"><div id=\"legend\"></div>"
+        "<div id=\"info\" aria-live=\"polite\"></div></aside></div>\n"
+        "<p class=\"help\">Cells: colour bands as wide as the class's action frequencies (the chart's 1/90 levels); "
+        "the number is the class's share of the actor's deals at the node; empty: not held here; striped fold: forced "
+        "by the three-entrant cap. Keys: 1-9 take an action, Backspace goes back. The page reads the chart file "
+        f"{html.escape(chart_href)} (over HTTP, e.g. python3 -m http.server in the results folder).</p></main>\n"
+        f"{scripts}<script>PLChart.mount({json.dumps(chart_href)});</script>\n</body></html>\n"
     )
 
 
 def write_viewer(chart_path: str | os.PathLike, out_path: str | os.PathLike) -> None:
-    """Write the viewer page of a chart file."""
-    write_bytes_atomic(out_path, viewer_html(load_chart(chart_path)).encode("utf-8"))
+    """Write the page of a chart file; it loads the chart by its path relative to the page."""
+    href = Path(os.path.relpath(os.path.abspath(chart_path), os.path.dirname(os.path.abspath(out_path)))).as_posix()
+    write_bytes_atomic(out_path, viewer_html(load_chart(chart_path), href).encode("utf-8"))
 
 
 def index_html(summary_rows: Iterable[dict[str, Any]], viewer_href: str = "{format}/{seats}max/{depth}bb.html") -> str:

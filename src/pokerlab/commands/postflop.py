@@ -6,13 +6,16 @@ range equity and the exploitability, with a progress line per measurement on std
 ``--texassolver-input FILE`` takes the whole game and solve settings from a TexasSolver input
 file instead, and with ``--texassolver-dump JSON`` the strategy TexasSolver dumped for it is
 read out instead of solving. ``--json`` prints the full result record (per-combo EV, equity,
-expected final pot and showdown probability).
+expected final pot and showdown probability). ``--pack DIR`` also writes the solve as a pack
+of NodeDocuments (every decision of the root street; see :mod:`pokerlab.serve.pack`) into the
+new directory ``DIR``, for ``pokerlab serve``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from pokerlab.commands import comma_separated
@@ -49,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=int, default=None,
                    help="threads for the dealt subtrees (default: all cores; the result is the same)")
     p.add_argument("--json", action="store_true", help="print the full result record as JSON")
+    p.add_argument("--pack", metavar="DIR", help="also write the solve as a pack of node documents into the new directory DIR")
+    p.add_argument("--family-id", help="with --pack: the spot's id (default: street_board_pPOT_sSTACK)")
+    p.add_argument("--campaign", default="pokerlab", help="with --pack: the campaign named in the documents (default %(default)s)")
+    p.add_argument("--bb-chips", type=float, default=1.0,
+                   help="with --pack: chips per big blind, the divisor of every bb value (default %(default)s: chips are bb)")
     p.set_defaults(func=run)
 
 
@@ -71,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     from pokerlab.postflop.texassolver import read_texassolver_input, texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
+    if args.pack and args.texassolver_dump:
+        raise ValueError("--pack: a pack holds pokerlab's own solves; drop --texassolver-dump")
+    if args.pack and os.path.exists(args.pack) and (not os.path.isdir(args.pack) or os.listdir(args.pack)):
+        raise ValueError(f"--pack: {args.pack} already exists and is not empty; a pack is written once")
     if args.texassolver_dump and not args.texassolver_input:
         raise ValueError("--texassolver-dump needs the --texassolver-input file that produced it")
     if args.texassolver_input:
@@ -84,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
     def progress(iterations: int, pct: float) -> None:
         print(f"iteration {iterations}: exploitability {pct:.4f}% of pot", file=sys.stderr, flush=True)
 
-    if args.texassolver_dump:
+    if args.pack:
+        result = _solve_to_pack(args, spot, accuracy, max_iterations, progress)
+    elif args.texassolver_dump:
         with open(args.texassolver_dump) as fh:
             result = texassolver_result(json.load(fh), spot)
     else:
@@ -104,3 +118,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"{line} after {result.iterations} iterations, {result.seconds:.2f} s on "
               f"{result.extra['threads']} thread(s), {result.extra['memory_bytes'] / 2**20:.1f} MiB of solver state")
     return 0
+
+
+def _solve_to_pack(args: argparse.Namespace, spot, accuracy: float, max_iterations: int, progress):
+    """Solve ``spot`` and write it as a one-spot pack into ``args.pack``; return the result record."""
+    import numba
+
+    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.serve.pack import pack_spot, write_pack
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if args.threads is not None and not 1 <= args.threads <= available:
+        raise ValueError(f"bad threads {args.threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(args.threads or previous)
+    try:
+        solver = PostflopSolver(spot, max_memory_mb=args.max_memory_mb)
+        solver.solve(accuracy, max_iterations, progress=progress)
+        result = solver.result()
+        index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips)], args.campaign)
+    finally:
+        numba.set_num_threads(previous)
+    entry = index["spots"][0]
+    print(f"pack {index['pack_sha256']} in {args.pack}: {entry['family_id']}, {len(entry['nodes'])} node documents",
+          file=sys.stderr)
+    return result

@@ -675,6 +675,29 @@ class PostflopSolver:
 
     # --- read-out -----------------------------------------------------------------------------
 
+    def subtree_values(self, start: int, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        """Per hand of ``player``: the walk's sums (see ``_walk``, net of half the root pot) at node
+        ``start`` of the root street, both players on their average strategies, the opponent
+        arriving with ``opp_reach`` (its weights times its own path probabilities, aligned with
+        ``self.hands[1 - player]``). One single-threaded walk."""
+        n_t, n_o = self.hands[player].size, self.hands[1 - player].size
+        opp = np.ascontiguousarray(opp_reach, dtype=np.float64)
+        if opp.shape != (n_o,):
+            raise ValueError(f"opp_reach: expected {n_o} values, got shape {opp.shape}")
+        n_chance = max(1, int(self._G[19].size))
+        return _walk(player, EVALUATE, VALUE, opp, np.ones(n_t), int(start), -1, JOB, self._G, self._R, self._S,
+                     (1.0, 1.0, 1.0), *self._limits, np.zeros((n_chance, n_o)), np.zeros((n_chance, n_t)),
+                     np.zeros((1, n_t)))
+
+    def compatible_reach(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        """Per hand of ``player``: the opponent reach held by combos sharing no card with it."""
+        out = np.empty(self.hands[player].size)
+        cards, same = self._G[10], self._G[11]
+        compatible_mass(np.ascontiguousarray(opp_reach, dtype=np.float64), cards[player], cards[1 - player],
+                        same[player], out, np.empty(52))
+        return out
+
+
     def per_combo(self, player: int) -> dict[str, np.ndarray]:
         """Per hand of ``player`` (in ``self.hands[player]`` order) under the average strategies:
         ``ev`` (share of the pot, chips), ``equity``, ``exp_pot`` (final pot), ``p_showdown``."""

@@ -1,0 +1,397 @@
+"""The read-only HTTP API over a results directory, and the web app's static files (Starlette).
+
+What it serves from ``RESULTS_DIR``
+    * chart sets: ``charts/{format}/{n}max/{depth}bb.json`` (published preflop charts);
+    * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`);
+    * ``manifest.json`` if present: a chart document says whether the manifest lists its file
+      with the digest served, and ``meta.stamp`` is the manifest's digest.
+
+Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``)
+    ``/api/v1/sets``                                             chart sets and packs
+    ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes``           a chart set's decision nodes
+    ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes/{path}``    one preflop NodeDocument
+    ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths
+    ``/api/v1/packs/{pack}/spots/{family_id}/nodes/{path}``      one postflop NodeDocument
+    ``/`` and ``/app/...``                                       the web app (HTML, JS, CSS)
+
+Caching: every document and list carries an ``ETag`` derived from the content digest of what
+it was made from (chart file SHA-256 or ``pack_sha256``) and the document format; a request
+whose ``If-None-Match`` matches gets ``304``. Pack responses are ``immutable`` for a year;
+chart responses must be revalidated (a results directory can be rebuilt in place).
+
+Errors: ``{"error": {"status", "message", "asked"}}`` - 404 for an unknown chart set, pack,
+spot or node (naming it), 400 for a malformed id. Nothing outside ``RESULTS_DIR`` (and the
+packaged web app) is ever read: ids are checked against strict patterns and looked up in the
+catalogue built at start-up, never joined to paths as given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import json
+import os
+import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pokerlab import __version__
+from pokerlab.serve.documents import SCHEMA_VERSION
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+API = "/api/v1"
+FORMAT_RE = re.compile(r"^[a-z_]{1,20}$")
+TABLE_RE = re.compile(r"^([2-9])max$")
+DEPTH_RE = re.compile(r"^([0-9]{1,4}(\.[0-9]{1,3})?)bb$")
+PACK_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}))*$")
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+DOC_FORMAT = f"node-document/{SCHEMA_VERSION};pokerlab/{__version__}"
+
+
+class ApiError(Exception):
+    """An error answered as JSON: status, message and what was asked."""
+
+    def __init__(self, status: int, message: str, asked: dict[str, Any]):
+        super().__init__(message)
+        self.status, self.message, self.asked = status, message, asked
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind_address(host: str, allow_public: bool) -> None:
+    """``ValueError`` unless ``host`` is loopback or ``allow_public`` was given explicitly."""
+    if not is_loopback(host) and not allow_public:
+        raise ValueError(f"--host {host}: not a loopback address; the API would be reachable from other machines. "
+                         "Pass --allow-public to bind it anyway")
+
+
+def _etag(*parts: str) -> str:
+    return '"' + hashlib.sha256("\x1f".join((DOC_FORMAT, *parts)).encode()).hexdigest()[:40] + '"'
+
+
+def _json_bytes(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
+
+
+class _Lru:
+    """A small thread-safe least-recently-used cache."""
+
+    def __init__(self, size: int):
+        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, make):
+        with self.lock:
+            if key in self.data:
+                self.data.move_to_end(key)
+                return self.data[key]
+        value = make()
+        with self.lock:
+            self.data[key] = value
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+        return value
+
+
+class Catalogue:
+    """What a results directory holds, found once at start-up; documents made on demand."""
+
+    def __init__(self, results_dir: str | os.PathLike):
+        from pokerlab.serve.pack import Pack
+
+        self.root = Path(results_dir).resolve()
+        if not self.root.is_dir():
+            raise ValueError(f"RESULTS_DIR: {results_dir} is not a directory")
+        self.charts: dict[str, Path] = {}
+        charts = self.root / "charts"
+        if charts.is_dir():
+            for path in sorted(charts.glob("*/*/*.json")):
+                fmt, table, stem = path.relative_to(charts).parts[0], path.parent.name, path.stem
+                if FORMAT_RE.match(fmt) and TABLE_RE.match(table) and DEPTH_RE.match(stem) and self._inside(path):
+                    self.charts[f"{fmt}/{table}/{stem}"] = path
+        self.packs: dict[str, Pack] = {}
+        packs = self.root / "packs"
+        if packs.is_dir():
+            for path in sorted(packs.glob("*/pack.json")):
+                name = path.parent.name
+                if PACK_RE.match(name) and self._inside(path):
+                    self.packs[name] = Pack(path.parent)
+        self.manifest: dict[str, str] = {}
+        self.manifest_sha256 = None
+        manifest = self.root / "manifest.json"
+        if manifest.is_file():
+            data = manifest.read_bytes()
+            self.manifest_sha256 = hashlib.sha256(data).hexdigest()
+            self.manifest = {f["path"]: f["sha256"] for f in json.loads(data).get("files", [])}
+        self._charts = _Lru(8)
+        self._docs = _Lru(512)
+
+    def _inside(self, path: Path) -> bool:
+        """True if ``path`` (symlinks resolved) is inside the results directory."""
+        try:
+            path.resolve().relative_to(self.root)
+            return True
+        except ValueError:
+            return False
+
+    # --- charts ---------------------------------------------------------------------------------
+
+    def chart_key(self, fmt: str, table: str, depth: str) -> str:
+        asked = {"format": fmt, "table": table, "depth": depth}
+        if not FORMAT_RE.match(fmt) or not TABLE_RE.match(table) or not DEPTH_RE.match(depth):
+            raise ApiError(400, "malformed chart set id: expected {format}/{n}max/{depth}bb, e.g. cash/6max/100bb", asked)
+        key = f"{fmt}/{table}/{depth}"
+        if key not in self.charts:
+            raise ApiError(404, f"no chart set {key} in this results directory", asked)
+        return key
+
+    def chart(self, key: str) -> dict[str, Any]:
+        """``{"doc", "tree", "sha256", "provenance", "nodes"}`` of a chart set (cached)."""
+
+        def load():
+            from pokerlab.serve.documents import preflop_tree
+
+            data = self.charts[key].read_bytes()
+            try:
+                doc = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"chart file charts/{key}.json is not valid JSON: {exc}") from None
+            digest = hashlib.sha256(data).hexdigest()
+            rel = f"charts/{key}.json"
+            listed = self.manifest.get(rel) == digest
+            provenance = {
+                "campaign": "pokerlab-release",
+                "stamp": self.manifest_sha256[:16] if listed and self.manifest_sha256 else "unlisted",
+                "pack_sha256": digest,
+                "manifest": {"listed": listed, "path": rel,
+                             **({"manifest_sha256": self.manifest_sha256} if listed else {})},
+            }
+            try:
+                tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
+            except (KeyError, TypeError) as exc:
+                raise ValueError(f"chart file charts/{key}.json is not a pokerlab-chart/1 document "
+                                 f"(missing or bad {exc})") from None
+            return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
+
+        return self._charts.get(key, load)
+
+    def chart_nodes(self, key: str) -> tuple[bytes, str]:
+        chart = self.chart(key)
+
+        def make():
+            from pokerlab.serve.documents import preflop_node_list
+
+            spot = chart["doc"]["spot"]
+            return _json_bytes({"chart_set": key, "positions": spot["positions"], "sha256": chart["sha256"],
+                                "nodes": preflop_node_list(chart["doc"], chart["tree"])})
+
+        return self._docs.get(("chart-nodes", key), make), _etag(chart["sha256"], key, "nodes")
+
+    def chart_etag(self, key: str, node_path: str) -> str:
+        return _etag(self.chart(key)["sha256"], key, node_path)
+
+    def chart_node_id(self, key: str, node_path: str) -> str:
+        """The chart node id of ``node_path``; 400 if malformed, 404 if the chart has no such decision."""
+        from pokerlab.serve.documents import preflop_node_id
+
+        asked = {"chart_set": key, "node_path": node_path}
+        try:
+            node_id = preflop_node_id(node_path)
+        except ValueError as exc:
+            raise ApiError(400, str(exc), asked) from None
+        if node_id not in self.chart(key)["ids"]:
+            raise ApiError(404, f"chart set {key} has no decision node {node_path!r}", asked)
+        return node_id
+
+    def chart_document(self, key: str, node_path: str) -> bytes:
+        from pokerlab.serve.documents import preflop_document
+
+        node_id = self.chart_node_id(key, node_path)
+        chart = self.chart(key)
+        return self._docs.get(("chart", key, node_id), lambda: _json_bytes(
+            preflop_document(chart["doc"], node_id, chart["tree"], chart["provenance"])))
+
+    # --- packs ----------------------------------------------------------------------------------
+
+    def pack_spot(self, pack: str, family_id: str):
+        asked = {"pack": pack, "family_id": family_id}
+        if not PACK_RE.match(pack) or not PACK_RE.match(family_id):
+            raise ApiError(400, "malformed pack or family id: letters, digits, '_', '.', '-' only", asked)
+        if pack not in self.packs:
+            raise ApiError(404, f"no pack {pack!r} in this results directory", asked)
+        if family_id not in self.packs[pack].spots:
+            raise ApiError(404, f"pack {pack!r} has no spot {family_id!r}", asked)
+        return self.packs[pack]
+
+    def pack_nodes(self, pack: str, family_id: str) -> tuple[bytes, str]:
+        p = self.pack_spot(pack, family_id)
+        entry = p.spots[family_id]
+        body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "board": entry["board"],
+                            "street": entry["street"], "nodes": entry["nodes"]})
+        return body, _etag(p.sha256, family_id, "nodes")
+
+    def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
+        return _etag(self.packs[pack].sha256, family_id, node_path)
+
+    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
+        asked = {"pack": pack, "family_id": family_id, "node_path": node_path}
+        p = self.pack_spot(pack, family_id)
+        if not POSTFLOP_PATH_RE.match(node_path):
+            raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids", asked)
+        if node_path not in p.spots[family_id]["nodes"]:
+            raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no node {node_path!r}", asked)
+        return self._docs.get(("pack", pack, family_id, node_path),
+                              lambda: _json_bytes(p.document(family_id, node_path)))
+
+    # --- listing --------------------------------------------------------------------------------
+
+    def sets(self) -> tuple[bytes, str]:
+        charts = []
+        for key in self.charts:
+            fmt, table, depth = key.split("/")
+            charts.append({"id": key, "format": fmt, "seats": int(table[:-3]), "depth_bb": float(depth[:-2])})
+        charts.sort(key=lambda c: (c["format"], c["seats"], c["depth_bb"]))
+        packs = [{"id": name, "pack_sha256": p.sha256, "campaign": p.index["campaign"], "stamp": p.index["stamp"],
+                  "tier": p.index["tier"],
+                  "spots": [{"family_id": s["family_id"], "board": s["board"], "street": s["street"],
+                             "nodes": len(s["nodes"])} for s in p.index["spots"]]}
+                 for name, p in self.packs.items()]
+        body = _json_bytes({"chart_sets": charts, "packs": packs})
+        return body, '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
+
+
+def _openapi() -> dict[str, Any]:
+    """The API's OpenAPI 3.1 description (written out: the routes are few and fixed)."""
+    def param(name: str, description: str, pattern: str) -> dict[str, Any]:
+        return {"name": name, "in": "path", "required": True, "description": description,
+                "schema": {"type": "string", "pattern": pattern}}
+
+    chart = [param("format", "cash, mtt, icm_bubble, icm_final", FORMAT_RE.pattern),
+             param("table", "table size, e.g. 6max", TABLE_RE.pattern),
+             param("depth", "stack depth, e.g. 100bb", DEPTH_RE.pattern)]
+    pack = [param("pack", "pack directory name under packs/", PACK_RE.pattern),
+            param("family_id", "the solved spot's id in the pack", PACK_RE.pattern)]
+    errors = {"400": {"description": "malformed id", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "404": {"description": "unknown chart set, pack, spot or node", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    cached = {"304": {"description": "If-None-Match matched the ETag"}}
+
+    def get(summary: str, params: list, description: str) -> dict[str, Any]:
+        return {"get": {"summary": summary, "parameters": params,
+                        "responses": {"200": {"description": description, "content": {"application/json": {}}},
+                                      **cached, **errors}}}
+
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "pokerlab", "version": __version__,
+                 "description": "Read-only API over solved preflop charts and postflop packs. Documents follow "
+                 "NodeDocument v1 (workflow/schemas/node-document.schema.json; preflop variant "
+                 "node-document-preflop.schema.json). Units: bb."},
+        "paths": {
+            f"{API}/sets": get("Chart sets and packs in the results directory", [], "chart_sets and packs"),
+            f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes": get(
+                "Decision nodes of a chart set", chart, "node paths with actor, actions (sizes, next node), reach, capped"),
+            f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
+                "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, A)",
+                                                       "^(root|[FCRA]+)$")], "NodeDocument v1, preflop variant"),
+            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack, "node paths"),
+            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}": get(
+                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids",
+                                                       POSTFLOP_PATH_RE.pattern)], "NodeDocument v1"),
+        },
+        "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
+            "type": "object", "required": ["status", "message", "asked"],
+            "properties": {"status": {"type": "integer"}, "message": {"type": "string"}, "asked": {"type": "object"}}}}}}},
+    }
+
+
+def create_app(results_dir: str | os.PathLike) -> Starlette:
+    """The Starlette application serving ``results_dir`` (read-only; GET and HEAD only)."""
+    catalogue = Catalogue(results_dir)
+
+    def error(status: int, message: str, asked: dict[str, Any]) -> JSONResponse:
+        return JSONResponse({"error": {"status": status, "message": message, "asked": asked}}, status_code=status)
+
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error(exc.status, exc.message, exc.asked)
+
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return error(exc.status_code, str(exc.detail), {"path": request.url.path})
+
+    async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
+        """A served file that fails its check (a pack file not matching its digest, a broken chart)."""
+        return error(500, str(exc), {"path": request.url.path})
+
+    def answer(request: Request, etag: str, make, cache: str) -> Response:
+        headers = {"ETag": etag, "Cache-Control": cache}
+        given = request.headers.get("if-none-match", "")
+        if given and (given.strip() == "*" or etag in [t.strip().removeprefix("W/") for t in given.split(",")]):
+            return Response(status_code=304, headers=headers)
+        return Response(make(), media_type="application/json", headers=headers)
+
+    def sets(request: Request) -> Response:
+        body, etag = catalogue.sets()
+        return answer(request, etag, lambda: body, REVALIDATE)
+
+    def chart_nodes(request: Request) -> Response:
+        p = request.path_params
+        key = catalogue.chart_key(p["format"], p["table"], p["depth"])
+        body, etag = catalogue.chart_nodes(key)
+        return answer(request, etag, lambda: body, REVALIDATE)
+
+    def chart_document(request: Request) -> Response:
+        p = request.path_params
+        key = catalogue.chart_key(p["format"], p["table"], p["depth"])
+        catalogue.chart_node_id(key, p["node_path"])  # 404/400 before any 304
+        return answer(request, catalogue.chart_etag(key, p["node_path"]),
+                      lambda: catalogue.chart_document(key, p["node_path"]), REVALIDATE)
+
+    def pack_nodes(request: Request) -> Response:
+        p = request.path_params
+        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"])
+        return answer(request, etag, lambda: body, IMMUTABLE)
+
+    def pack_document(request: Request) -> Response:
+        p = request.path_params
+        body = catalogue.pack_document(p["pack"], p["family_id"], p["node_path"])  # 404/400 first; cached bytes
+        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]), lambda: body, IMMUTABLE)
+
+    openapi = _json_bytes(_openapi())
+
+    def openapi_json(request: Request) -> Response:
+        return Response(openapi, media_type="application/json", headers={"Cache-Control": REVALIDATE})
+
+    def index(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": REVALIDATE})
+
+    routes = [
+        Route(f"{API}/sets", sets),
+        Route(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes", chart_nodes),
+        Route(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}", chart_document),
+        Route(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes", pack_nodes),
+        Route(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}", pack_document),
+        Route("/openapi.json", openapi_json),
+        Route("/", index),
+        Mount("/app", StaticFiles(directory=STATIC_DIR), name="app"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
+                                                                ValueError: bad_data})
+    app.state.catalogue = catalogue
+    return app

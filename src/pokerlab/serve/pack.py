@@ -1,0 +1,149 @@
+"""A pack: a set of postflop solves, written once as NodeDocuments and addressed by its digest.
+
+Layout of a pack directory::
+
+    pack.json                  # format, campaign, stamp, tier, pack_sha256, the spots
+    spots/<family_id>.json     # {"family_id", "documents": {node_path: NodeDocument}} (compact JSON)
+
+The documents in a spot file lack ``meta.campaign``, ``meta.stamp`` and ``meta.pack_sha256``:
+those come from ``pack.json`` when a document is read (:meth:`Pack.document`), because the
+digest covers the spot files. ``pack_sha256`` is the SHA-256 of ``pack.json``'s canonical JSON
+without its ``pack_sha256`` and ``stamp`` fields; that JSON lists every spot file's SHA-256, so
+the digest addresses the whole content. ``stamp`` defaults to the digest's first 16 hex digits.
+A pack is immutable: :func:`write_pack` refuses a directory that already holds files, and a
+reader checks each spot file against its listed digest before serving from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokerlab.io import compact_json_bytes, write_bytes_atomic
+
+PACK_FORMAT = "pokerlab-pack/1"
+PACK_NAME = "pack.json"
+FAMILY_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+PACK_FIELDS_FROM_INDEX = ("campaign", "stamp", "pack_sha256")
+
+
+@dataclass(frozen=True)
+class PackSpot:
+    """One solved spot, ready to be written into a pack."""
+
+    family_id: str
+    board: str
+    street: str
+    documents: dict[str, dict[str, Any]]  # node_path -> document (without the pack's meta fields)
+
+
+def default_family_id(spot) -> str:
+    """``river_KsTh7d4c2s_p10_s20``: street, board (canonical), root pot and stack in chips."""
+    from pokerlab.postflop.game import STREET_NAMES
+    from pokerlab.serve.documents import canonical_board
+
+    return f"{STREET_NAMES[spot.street]}_{canonical_board(spot.board)}_p{spot.pot:g}_s{spot.stack:g}"
+
+
+def solve_settings(solver, target_pct_pot: float) -> dict[str, Any]:
+    """What a document's ``meta.settings`` records of a solve (chips, not bb)."""
+    spot = solver.spot
+    return {
+        "pot_chips": spot.pot,
+        "stack_chips": spot.stack,
+        "bet_tree": dataclasses.asdict(spot.bet_tree),
+        "target_pct_pot": target_pct_pot,
+        "iterations": solver.iterations,
+        "dcfr": list(solver.dcfr),
+    }
+
+
+def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_chips: float = 1.0) -> PackSpot:
+    """The documents of a solved :class:`~pokerlab.postflop.solver.PostflopSolver`, each checked
+    against the schema (``ValueError`` naming the field, e.g. a range weight above 1)."""
+    from pokerlab.postflop.game import STREET_NAMES
+    from pokerlab.serve.documents import canonical_board, postflop_documents, validate_document
+
+    family_id = family_id or default_family_id(solver.spot)
+    if not FAMILY_RE.match(family_id):
+        raise ValueError(f"family_id: {family_id!r} must be 1-100 characters of letters, digits, '_', '.', '-'")
+    docs = postflop_documents(solver, family_id, solve_settings(solver, target_pct_pot), bb_chips)
+    placeholder = {"campaign": "check", "stamp": "check", "pack_sha256": "0" * 64}
+    for doc in docs.values():  # each document is checked against the schema before it is written
+        validate_document({**doc, "meta": {**doc["meta"], **placeholder}})
+    return PackSpot(family_id, canonical_board(solver.spot.board), STREET_NAMES[solver.spot.street], docs)
+
+
+def _digest(index: dict[str, Any]) -> str:
+    body = {k: v for k, v in index.items() if k not in ("pack_sha256", "stamp")}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def write_pack(out_dir: str | os.PathLike, spots: list[PackSpot], campaign: str = "pokerlab",
+               stamp: str | None = None, tier: str = "tree") -> dict[str, Any]:
+    """Write a pack of ``spots`` into the new (or empty) directory ``out_dir``; return its index."""
+    out = Path(out_dir)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ValueError(f"pack: {out} already exists and is not empty; a pack is written once")
+    if not spots:
+        raise ValueError("pack: no spots to write")
+    names = [s.family_id for s in spots]
+    if len(set(names)) != len(names):
+        raise ValueError(f"pack: family ids must be unique, got {sorted(names)}")
+    entries = []
+    for spot in sorted(spots, key=lambda s: s.family_id):
+        data = compact_json_bytes({"family_id": spot.family_id, "documents": spot.documents})
+        rel = f"spots/{spot.family_id}.json"
+        write_bytes_atomic(out / rel, data)
+        entries.append({"family_id": spot.family_id, "board": spot.board, "street": spot.street, "file": rel,
+                        "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+                        "nodes": sorted(spot.documents, key=lambda p: (p.count("."), p))})
+    index = {"format": PACK_FORMAT, "campaign": campaign, "tier": tier, "spots": entries}
+    index["pack_sha256"] = _digest(index)
+    index["stamp"] = stamp or index["pack_sha256"][:16]
+    write_bytes_atomic(out / PACK_NAME, compact_json_bytes(index))
+    return index
+
+
+class Pack:
+    """A pack read from disk: its index, and documents read (and digest-checked) on demand."""
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+        path = self.root / PACK_NAME
+        try:
+            index = json.loads(path.read_bytes())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"pack: cannot read {path}: {exc}") from None
+        if not isinstance(index, dict) or index.get("format") != PACK_FORMAT:
+            raise ValueError(f"pack: {path} is not a {PACK_FORMAT} index")
+        if _digest(index) != index.get("pack_sha256"):
+            raise ValueError(f"pack: {path}: pack_sha256 does not match its content")
+        self.index = index
+        self.spots = {s["family_id"]: s for s in index["spots"]}
+        self._loaded: dict[str, dict[str, Any]] = {}
+
+    @property
+    def sha256(self) -> str:
+        return self.index["pack_sha256"]
+
+    def _spot(self, family_id: str) -> dict[str, Any]:
+        if family_id not in self._loaded:
+            entry = self.spots[family_id]
+            data = (self.root / entry["file"]).read_bytes()
+            if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+                raise ValueError(f"pack {self.sha256[:16]}: {entry['file']} does not match its listed SHA-256")
+            self._loaded[family_id] = json.loads(data)["documents"]
+        return self._loaded[family_id]
+
+    def document(self, family_id: str, node_path: str) -> dict[str, Any]:
+        """The full document (pack meta filled in); ``KeyError`` if the spot or node is unknown."""
+        doc = dict(self._spot(family_id)[node_path])
+        doc["meta"] = {**doc["meta"], **{k: self.index[k] for k in PACK_FIELDS_FROM_INDEX}}
+        return doc
