@@ -13,7 +13,7 @@ import sys
 
 from pokerlab import __version__
 
-COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold")
+COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold", "hands")
 
 
 def build_parser() -> argparse.ArgumentParser:

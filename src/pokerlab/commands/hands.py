@@ -1,0 +1,190 @@
+"""``pokerlab hands``: import real hands, count statistics, grade decisions against the charts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "hands", help="hand histories: import, statistics, grading against the charts, population, backtest",
+        description="Hand histories (PokerStars text, PHH, Pluribus/ACPC STATE logs; detected from the content).")
+    sub = parser.add_subparsers(dest="hands_command", metavar="SUBCOMMAND")
+
+    p = sub.add_parser("import", help="import files or folders; print counts and skip reasons; write Parquet tables")
+    p.add_argument("paths", nargs="+", help="files or folders")
+    p.add_argument("--out", default=None, help="folder for hands.parquet and decisions.parquet")
+    p.add_argument("--json", action="store_true", help="print the import report as JSON")
+    p.set_defaults(func=_import)
+
+    p = sub.add_parser("stats", help="player statistics (Beta posteriors with recency decay)")
+    p.add_argument("paths", nargs="+", help="files or folders")
+    p.add_argument("--json", action="store_true", help='print {"players": {name: {stat: {...}}}, "pool": ...}')
+    p.add_argument("--player", action="append", default=[], help="only these players (repeatable)")
+    p.add_argument("--decay", type=float, default=1.0, help="weight per newer hand of the player (default 1: no decay)")
+    p.add_argument("--prior", default="1,1", help="Beta prior a,b (default 1,1)")
+    p.add_argument("--credible", type=float, default=0.95, help="credible interval mass (default 0.95)")
+    p.add_argument("--by-position", action="store_true", help="add per-position stats")
+    p.add_argument("--stat", action="append", default=[], help="stats to print in the table (default a short list)")
+    p.set_defaults(func=_stats)
+
+    p = sub.add_parser("grade", help="grade preflop decisions against the published charts")
+    p.add_argument("paths", nargs="+", help="files or folders")
+    p.add_argument("--charts", default="results/charts", help="chart folder (default results/charts)")
+    p.add_argument("--player", action="append", default=[], help="only these players")
+    p.add_argument("--out", default=None, help="write the graded decisions (CSV or Parquet by suffix)")
+    p.add_argument("--json", action="store_true", help="print the per-player summary as JSON")
+    p.add_argument("--top", type=int, default=5, help="costliest deviations and nodes to list")
+    p.set_defaults(func=_grade)
+
+    p = sub.add_parser("population", help="the pool's action frequencies vs the chart at each node")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--charts", default="results/charts")
+    p.add_argument("--nodes", default="rfi", help="'rfi' (raise-first-in nodes) or 'all'")
+    p.add_argument("--min-count", type=int, default=30)
+    p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
+    p.add_argument("--player", action="append", default=[], help="only these players form the pool")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_population)
+
+    p = sub.add_parser("backtest", help="grade heads-up push/fold decisions (<= 20bb) against the push/fold solver")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--table", default="results/equity/equity_169.npz", help="equity table .npz")
+    p.add_argument("--fees", default="none", help="fee preset (none, coinpoker)")
+    p.add_argument("--player", action="append", default=[])
+    p.add_argument("--csv", default=None, help="per-hand CSV")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_backtest)
+
+    p = sub.add_parser("generate", help="write seeded short-stack hands as PHH (through pokerkit)")
+    p.add_argument("out", help="output .phhs file")
+    p.add_argument("--hands", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=20260801)
+    p.add_argument("--table", default="results/equity/equity_169.npz")
+    p.add_argument("--ante-share", type=float, default=0.5, help="share of hands with a 1bb BB ante")
+    p.set_defaults(func=_generate)
+    parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+
+
+def _load(paths):
+    from pokerlab.hands.importer import import_paths
+
+    return import_paths(paths)
+
+
+def _import(args) -> int:
+    result = _load(args.paths)
+    if args.out:
+        from pathlib import Path
+
+        from pokerlab.hands.tables import write_tables
+
+        write_tables(result.hands, Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")
+    if args.json:
+        print(json.dumps({"read": result.read, "imported": result.imported, "skipped": len(result.skipped),
+                          "reasons": result.skip_reasons(), "files": [f.as_dict() for f in result.files]}, indent=1))
+        return 0
+    for f in result.files:
+        print(f"{f.path}: {f.format}, read {f.read}, imported {f.imported}, skipped {len(f.skipped)}")
+        for s in f.skipped:
+            print(f"    line {s['line']} (hand {s['hand'] or '?'}): {s['reason']}")
+    print(f"total: read {result.read}, imported {result.imported}, skipped {len(result.skipped)}")
+    for reason, count in result.skip_reasons().items():
+        print(f"  {count:6d}  {reason}")
+    return 0
+
+
+def _prior(text: str) -> tuple[float, float]:
+    try:
+        a, b = (float(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"--prior {text!r}: expected two numbers a,b") from None
+    return a, b
+
+
+def _stats(args) -> int:
+    from pokerlab.hands.stats import StatSettings, stats_document
+
+    a, b = _prior(args.prior)
+    settings = StatSettings(decay=args.decay, prior_a=a, prior_b=b, credible=args.credible)
+    result = _load(args.paths)
+    doc = stats_document(result.hands, settings, by_position=args.by_position, players=args.player or None)
+    if args.json:
+        print(json.dumps(doc, indent=1, sort_keys=True))
+        return 0
+    stats = args.stat or ["vpip", "pfr", "rfi", "three_bet", "fold_to_three_bet", "cbet_flop", "wtsd", "wsd"]
+    print(f"{result.imported} hands ({len(result.skipped)} skipped); mean [{100 * settings.credible:g}% interval] count/opportunities")
+    for name, row in sorted(doc["players"].items(), key=lambda kv: -kv[1].get("vpip", {}).get("opportunities", 0)):
+        cells = []
+        for s in stats:
+            e = row.get(s)
+            cells.append(f"{s} {100 * e['mean']:.1f} [{100 * e['lower']:.1f}-{100 * e['upper']:.1f}] {e['count']}/{e['opportunities']}"
+                         if e else f"{s} -")
+        print(f"{name}: " + "; ".join(cells))
+    return 0
+
+
+def _grade(args) -> int:
+    from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary, format_summary
+
+    result = _load(args.paths)
+    graded, skips = grade_hands(result.hands, ChartLibrary(args.charts), players=args.player or None)
+    summary = grading_summary(graded, skips, top=args.top)
+    if args.out:
+        from pathlib import Path
+
+        from pokerlab.io import atomic_path
+
+        with atomic_path(args.out) as tmp:
+            if Path(args.out).suffix == ".parquet":
+                graded.to_parquet(tmp, index=False)
+            else:
+                graded.to_csv(tmp, index=False)
+    if args.json:
+        print(json.dumps(summary, indent=1, sort_keys=True))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def _population(args) -> int:
+    from pokerlab.hands.grading import ChartLibrary
+    from pokerlab.hands.population import format_population, population_table
+
+    result = _load(args.paths)
+    table = population_table(result.hands, ChartLibrary(args.charts), nodes=args.nodes, min_count=args.min_count,
+                             exclude=args.exclude, only=args.player or None)
+    if args.json:
+        print(table.to_json(orient="records", indent=1))
+    else:
+        print(format_population(table))
+    return 0
+
+
+def _backtest(args) -> int:
+    from pokerlab.hands.backtest import backtest, format_backtest
+
+    result = _load(args.paths)
+    report = backtest(result.hands, args.table, fees=args.fees, players=args.player or None)
+    if args.csv:
+        from pokerlab.io import atomic_path
+
+        with atomic_path(args.csv) as tmp:
+            report["rows"].to_csv(tmp, index=False)
+    if args.json:
+        print(json.dumps({k: v for k, v in report.items() if k != "rows"}, indent=1, sort_keys=True))
+    else:
+        print(format_backtest(report))
+    return 0
+
+
+def _generate(args) -> int:
+    from pokerlab.hands.generate import generate_hands
+    from pokerlab.hands.phh import write_phhs
+
+    hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share)
+    write_phhs(hands, args.out)
+    print(f"{len(hands)} hands written to {args.out}", file=sys.stderr)
+    return 0
