@@ -1,0 +1,116 @@
+"""Grading hand-built decisions against a hand-built chart whose frequencies and EVs are known."""
+
+import json
+
+import numpy as np
+import pytest
+
+from pokerlab import cards
+from pokerlab.cli import main
+from pokerlab.encoding import encode, encode_scaled
+from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary
+from pokerlab.hands.pluribus import parse_state_line
+
+AA, K_Q, SEVEN_TWO, QQ = (cards.parse_class(c) for c in ("AA", "KQo", "72o", "QQ"))
+
+
+def _node(node_id, actor, actions, strategy, ev):
+    return {"id": node_id, "actor": actor, "actions": list(actions), "capped": False, "reach": 0.5,
+            "shares": {a: 0.25 for a in actions},
+            "strategy": {a: encode(strategy[a]) for a in actions},
+            "ev_bb": {a: encode_scaled(ev[a]) for a in actions},
+            "arrive_with": encode_scaled(cards.CLASS_PRIOR)}
+
+
+def _arrays(actions, default):
+    return {a: np.full(169, default[a], dtype=float) for a in actions}
+
+
+@pytest.fixture
+def chart_root(tmp_path):
+    """cash 2-max 10bb. Root (SB): F C R A. AA raises (EV: F -0.5, C 0.2, R 1.0, A 0.5);
+    72o folds (F -0.5 best, C -0.8, R -1.1, A -1.4); KQo calls or raises half and half (C = R = 0.3).
+    Node R (BB facing the 2bb open): F C R A; QQ calls (F -1, C 0.7, R 0.4, A 0.1)."""
+    root_actions = ("F", "C", "R", "A")
+    strat = _arrays(root_actions, {"F": 1.0, "C": 0.0, "R": 0.0, "A": 0.0})
+    ev = _arrays(root_actions, {"F": -0.5, "C": -0.8, "R": -1.1, "A": -1.4})
+    for a, f, v in zip(root_actions, (0, 0, 1, 0), (-0.5, 0.2, 1.0, 0.5)):
+        strat[a][AA], ev[a][AA] = f, v
+    for a, f, v in zip(root_actions, (0, 0.5, 0.5, 0), (-0.5, 0.3, 0.3, -0.9)):
+        strat[a][K_Q], ev[a][K_Q] = f, v
+    bb_strat = _arrays(root_actions, {"F": 1.0, "C": 0.0, "R": 0.0, "A": 0.0})
+    bb_ev = _arrays(root_actions, {"F": -1.0, "C": -1.5, "R": -2.0, "A": -3.0})
+    for a, f, v in zip(root_actions, (0, 1, 0, 0), (-1.0, 0.7, 0.4, 0.1)):
+        bb_strat[a][QQ], bb_ev[a][QQ] = f, v
+    doc = {"format": "pokerlab-chart/1",
+           "spot": {"format": "cash", "seats": 2, "depth_bb": 10.0, "ante_bb": 0.0, "positions": ["SB", "BB"],
+                    "shove_or_fold": False},
+           "sizing": {"band": "short", "all_in_below": 0.1, "open": {"default": 2.0, "SB": 2.0}, "raise_over_limp": 3.0,
+                      "three_bet_ip": 2.75, "three_bet_oop": 3.25, "per_caller": 1.0, "four_bet": 2.2},
+           "classes": list(cards.CLASS_NAMES),
+           "nodes": [_node("", "SB", root_actions, strat, ev), _node("R", "BB", root_actions, bb_strat, bb_ev)]}
+    path = tmp_path / "charts" / "cash" / "2max" / "10bb.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(doc))
+    return tmp_path / "charts"
+
+
+HANDS = [  # (line, expected SB verdict, action, EV loss)   players: SB "s", BB "b"; 10bb stacks
+    ("STATE:1:r200f:AsAd|2c3c:100|-100:s|b", "pure", "R", 0.0),
+    ("STATE:2:r1000f:AsAd|2c3c:100|-100:s|b", "deviation", "A", 0.5),
+    ("STATE:3:f:7c2d|2c3c:-50|50:s|b", "pure", "F", 0.0),
+    ("STATE:4:cc/cc/cc/cc:KcQd|2c3c/4h5h9s/Td/Jd:100|-100:s|b", "mixed", "C", 0.0),
+    ("STATE:5:r250f:AsAd|2c3c:100|-100:s|b", "pure", "R", 0.0),  # 2.5bb maps to R (gap +0.5bb)
+    ("STATE:6:r900f:AsAd|2c3c:100|-100:s|b", "deviation", "A", 0.5),  # 9bb is nearer the 10bb all-in
+    ("STATE:7:r200c/cc/cc/cc:7c2d|QhQd/4h5h9s/Td/Jd:-200|200:s|b", "deviation", "R", 0.6),
+]
+
+
+@pytest.fixture
+def hands():
+    return [parse_state_line(line, stack=1000.0) for line, *_ in HANDS]
+
+
+def test_grading_against_known_chart(chart_root, hands):
+    graded, skipped = grade_hands(hands, ChartLibrary(chart_root))
+    # the chart holds only the nodes "" and "R": the BB's decisions after A and C are not in it
+    assert sorted(zip(skipped["hand_id"], skipped["node"])) == [("2", "A"), ("4", "C"), ("6", "A")]
+    assert set(skipped["reason"]) == {"the chart has no node for this decision"}
+    sb = graded[graded["player"] == "s"].set_index("hand_id")
+    for line, verdict, action, loss in HANDS:
+        row = sb.loc[line.split(":")[1]]
+        assert (row["verdict"], row["action"]) == (verdict, action)
+        assert row["ev_loss_bb"] == pytest.approx(loss, abs=1e-4)  # EVs sit on encoding levels (bounds rounded to 1e-5)
+    assert sb.loc["5", "size_gap_bb"] == pytest.approx(0.5) and sb.loc["1", "size_gap_bb"] == pytest.approx(0.0)
+    assert sb.loc["4", "chart_freqs"] == {"F": 0.0, "C": 0.5, "R": 0.5, "A": 0.0}
+    bb = graded[graded["player"] == "b"].set_index("hand_id")
+    # the BB decides only after the SB's R: hands 1, 5 (2c3c folds: pure), 7 (QQ calls: pure)
+    assert sorted(bb.index) == ["1", "5", "7"]
+    assert list(bb["verdict"]) == ["pure", "pure", "pure"] and bb.loc["7", "ev_loss_bb"] == pytest.approx(0.0)
+    assert (graded["chart"] == "cash/2max/10bb").all() and (graded["depth_distance_bb"] == 0).all()
+
+    summary = grading_summary(graded, skipped)
+    s = summary["players"]["s"]
+    assert (s["hands"], s["decisions"], s["deviation"]) == (7, 7, 3)
+    assert s["match_rate"] == pytest.approx(4 / 7, abs=1e-4)
+    assert s["ev_loss_per_100"] == pytest.approx(100 * 1.6 / 7, abs=1e-2)
+
+
+def test_hands_off_the_tree_or_without_chart_are_skipped_with_reasons(chart_root):
+    deep = parse_state_line("STATE:8:r200f:AsAd|2c3c:100|-100:s|b", stack=10000.0)  # 100bb: no chart
+    unknown = parse_state_line("STATE:9:r200f:AsAd|2c3c:100|-100:s|b", stack=1000.0)
+    unknown.hole[0] = None
+    graded, skipped = grade_hands([deep, unknown], ChartLibrary(chart_root))
+    reasons = sorted(skipped["reason"])
+    assert any("no published chart cash/2max/100bb" in r for r in reasons)
+    assert "hole cards unknown" in reasons
+    assert list(graded["player"]) == ["b"]  # only the BB's fold in hand 9 is graded
+
+
+def test_grade_cli(chart_root, tmp_path, capsys):
+    log = tmp_path / "h.log"
+    log.write_text("\n".join(line for line, *_ in HANDS))
+    # the CLI reads logs at 100bb: no chart -> every decision skipped with the reason
+    assert main(["hands", "grade", str(log), "--charts", str(chart_root), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["players"] == {} and list(out["skips"]) == ["no published chart cash/2max/100bb (effective stack 100.0bb)"]
