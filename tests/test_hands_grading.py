@@ -114,3 +114,25 @@ def test_grade_cli(chart_root, tmp_path, capsys):
     assert main(["hands", "grade", str(log), "--charts", str(chart_root), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"] == {} and list(out["skips"]) == ["no published chart cash/2max/100bb (effective stack 100.0bb)"]
+
+
+def test_population_against_known_chart(chart_root, hands):
+    from pokerlab.hands.population import population_table
+
+    table = population_table(hands, ChartLibrary(chart_root), nodes="rfi", min_count=5, only=["s"])
+    root = table[table["node"] == "(root)"].set_index("action")
+    assert set(root["basis"]) == {"held"} and (root["decisions"] == 7).all()
+    # held: AA x4 (R 1), KQo (C .5, R .5), 72o x2 (F 1); taken: R R A A C F R
+    assert root.loc["R", "pool_freq"] == pytest.approx(3 / 7, abs=1e-4)
+    assert root.loc["R", "chart_freq"] == pytest.approx(4.5 / 7, abs=1e-4)
+    null_sd = (0.25 ** 0.5) / 7  # only KQo mixes: q(1-q) = 1/4
+    assert root.loc["R", "z"] == pytest.approx((3 / 7 - 4.5 / 7) / null_sd, abs=0.01)
+    p = 2 / 7  # the chart never shoves these classes: the pool's binomial error scales the gap
+    assert root.loc["A", "z"] == pytest.approx(p / (p * (1 - p) / 7) ** 0.5, abs=0.01)
+    assert root.loc["R", "flag"] and not root.loc["A", "flag"]  # z = -3 and 1.67
+
+    for h in hands:  # unknown cards: compared with the chart's share of deals (0.25 each here)
+        h.hole[0] = None
+    table = population_table(hands, ChartLibrary(chart_root), nodes="rfi", min_count=5, only=["s"])
+    root = table[table["node"] == "(root)"].set_index("action")
+    assert set(root["basis"]) == {"shares"} and (root["chart_freq"] == 0.25).all()

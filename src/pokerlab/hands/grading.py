@@ -146,8 +146,10 @@ def _leaves_tree_reason(node_id: str, letter: str, a, hand: Hand, entrants: set,
     return f"the sequence {node_id + letter!r} is not in the chart's tree"
 
 
-def grade_hand(hand: Hand, chart: Chart, info: dict, players=None) -> tuple[list[dict], list[dict]]:
-    """(graded decision rows, skipped decision rows) of one hand's preflop decisions."""
+def grade_hand(hand: Hand, chart: Chart, info: dict, players=None, keep_unknown: bool = False) -> tuple[list[dict], list[dict]]:
+    """(graded decision rows, skipped decision rows) of one hand's preflop decisions.
+    ``keep_unknown``: decisions without hole cards become rows too (``class`` None, no EV;
+    what the population table needs)."""
     rows, skips = [], []
     prefix = ""
     entrants: set[int] = set()
@@ -187,10 +189,14 @@ def grade_hand(hand: Hand, chart: Chart, info: dict, players=None) -> tuple[list
             reason = "a fold forced by the three-entrant cap"
         elif not (chart.depth / STACK_TOLERANCE <= eff <= chart.depth * STACK_TOLERANCE):
             reason = f"stacks far from the chart's depth ({eff:.1f}bb vs {chart.depth:g}bb)"
-        elif cls is None:
+        elif cls is None and not keep_unknown:
             reason = "hole cards unknown"
         if wanted and reason:
             skips.append({**base, "player": player, "node": prefix, "reason": reason})
+        elif wanted and cls is None:
+            rows.append({**base, "seq": seq, "player": player, "position": names[a.player], "node": prefix,
+                         "decision_eff_bb": round(eff, 4), "hole": None, "class": None, "action": letter,
+                         "to_bb": round(a.to, 4), "stakes": hand.stakes})
         elif wanted:
             k = node.actions.index(letter)
             freq = node.strategy[:, cls]
@@ -200,7 +206,7 @@ def grade_hand(hand: Hand, chart: Chart, info: dict, players=None) -> tuple[list
             verdict = "pure" if freq[k] >= PURE_LEVEL else ("mixed" if freq[k] >= PLAYED_LEVEL else "deviation")
             rows.append({**base, "seq": seq, "player": player, "position": names[a.player], "node": prefix,
                          "decision_eff_bb": round(eff, 4), "hole": hand.hole[a.player], "class": cards.CLASS_NAMES[cls],
-                         "action": letter, "to_bb": round(a.to, 4),
+                         "action": letter, "to_bb": round(a.to, 4), "stakes": hand.stakes,
                          "size_gap_bb": round(a.to - node.raise_to, 4) if letter == "R" and node.raise_to else None,
                          "verdict": verdict, "match": verdict != "deviation",
                          "freq_taken": round(float(freq[k]), 4),
@@ -219,7 +225,7 @@ def grade_hand(hand: Hand, chart: Chart, info: dict, players=None) -> tuple[list
     return rows, skips
 
 
-def grade_hands(hands: list[Hand], library: ChartLibrary, players=None):
+def grade_hands(hands: list[Hand], library: ChartLibrary, players=None, keep_unknown: bool = False):
     """(graded decisions DataFrame, skipped rows DataFrame); hands without a chart give one
     skipped row per player with the reason."""
     import pandas as pd
@@ -242,7 +248,7 @@ def grade_hands(hands: list[Hand], library: ChartLibrary, players=None):
                     skips.append({"hand_id": hand.hand_id, "source": hand.source, "line": hand.line, "player": name,
                                   "node": "", "reason": reason, **info})
             continue
-        r, s = grade_hand(hand, chart, info, players)
+        r, s = grade_hand(hand, chart, info, players, keep_unknown)
         rows.extend(r)
         skips.extend(s)
     graded = pd.DataFrame(rows)
