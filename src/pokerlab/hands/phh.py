@@ -68,7 +68,7 @@ def from_pokerkit(hh, *, site: str, source_format: str, source: str, line: int, 
     if n == 2:
         sb_amt, bb_amt = sorted(blinds_pk[:2])
         blinds = [sb_amt / bb, bb_amt / bb]
-        antes = [antes_pk[k] / bb for k in order] if hh.antes else [0.0, 0.0]
+        antes = [antes_pk[0] / bb, antes_pk[1] / bb]  # heads-up pokerkit lists blinds and antes SB first
     else:
         blinds = [0.0] * n
         blinds[n - 2], blinds[n - 1] = blinds_pk[0] / bb, blinds_pk[1] / bb
@@ -157,7 +157,7 @@ def to_pokerkit(hand: Hand, chips_per_bb: int = 100):
         blinds = [chips(hand.blinds[0]), chips(hand.blinds[1])]
     else:
         blinds = [chips(hand.blinds[n - 2]), chips(hand.blinds[n - 1])] + [0] * (n - 2)
-    antes = [chips(hand.antes[p]) for p in order]
+    antes = [chips(a) for a in hand.antes] if n == 2 else [chips(hand.antes[p]) for p in order]  # HU: SB first
     return HandHistory(variant="NT", antes=antes, blinds_or_straddles=blinds, min_bet=chips(1.0),
                        starting_stacks=[chips(hand.stacks[p]) for p in order], actions=actions,
                        finishing_stacks=[chips(hand.stacks[p] + hand.results[p]) for p in order],
