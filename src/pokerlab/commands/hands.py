@@ -58,6 +58,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_backtest)
 
+    p = sub.add_parser("exploit", help="a seat's best response to the pool's measured strategy on a chart")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--chart", required=True, help="format/Nmax/DEPTHbb, e.g. cash/6max/100bb")
+    p.add_argument("--seat", required=True, help="the exploiting seat (position name)")
+    p.add_argument("--charts", default="results/charts")
+    p.add_argument("--table", default="results/equity/equity_169.npz", help="the equity table the chart was solved with")
+    p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
+    p.add_argument("--player", action="append", default=[], help="only these players form the pool")
+    p.add_argument("--shrink", type=float, default=10.0, help="pseudo-decisions of the chart per class and node")
+    p.add_argument("--node", default=None, help="draw this hero node (default: the seat's raise-first-in node)")
+    p.add_argument("--png", default=None, help="side-by-side grids (chart vs exploit)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_exploit)
+
     p = sub.add_parser("generate", help="write seeded short-stack hands as PHH (through pokerkit)")
     p.add_argument("out", help="output .phhs file")
     p.add_argument("--hands", type=int, default=2000)
@@ -177,6 +191,43 @@ def _backtest(args) -> int:
         print(json.dumps({k: v for k, v in report.items() if k != "rows"}, indent=1, sort_keys=True))
     else:
         print(format_backtest(report))
+    return 0
+
+
+def _chart_key(text: str) -> tuple[str, int, float]:
+    import re
+
+    m = re.fullmatch(r"(\w+)/(\d+)max/([\d.]+)bb", text)
+    if not m:
+        raise ValueError(f"--chart {text!r}: expected format/Nmax/DEPTHbb, e.g. cash/6max/100bb")
+    return m.group(1), int(m.group(2)), float(m.group(3))
+
+
+def _exploit(args) -> int:
+    from pokerlab.cards import CLASS_NAMES
+    from pokerlab.hands.exploit import draw_exploit, exploit_chart
+    from pokerlab.hands.grading import ChartLibrary
+
+    key = _chart_key(args.chart)
+    library = ChartLibrary(args.charts)
+    result = _load(args.paths)
+    br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,
+                       exclude=args.exclude, shrink=args.shrink)
+    chart = library.get(*key)
+    node = args.node if args.node is not None else "F" * chart.positions.index(args.seat)
+    if node not in br["strategy"]:
+        raise ValueError(f"--node {node!r}: not a decision of {args.seat} in {chart.name}")
+    if args.png:
+        draw_exploit(chart, br, node, args.png)
+    summary = {k: br[k] for k in ("chart", "seat", "gain_bb", "value_chart_bb", "value_best_response_bb", "pool_decisions", "shrink")}
+    entry = br["strategy"][node]
+    summary["node"] = node
+    summary["best_response"] = {cls: entry["actions"][int(b)] for cls, b in zip(CLASS_NAMES, entry["best"])}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(f"{br['chart']} {br['seat']}: best response to the pool ({br['pool_decisions']} pool decisions, shrink {br['shrink']:g}) "
+              f"gains {br['gain_bb']:+.4f} bb per hand over the chart ({br['value_chart_bb']:+.4f} -> {br['value_best_response_bb']:+.4f})")
     return 0
 
 
