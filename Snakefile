@@ -25,6 +25,7 @@ include: "workflow/rules/solve.smk"
 include: "workflow/rules/sweep.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/pushfold.smk"
+include: "workflow/rules/hands.smk"
 
 
 rule all:
