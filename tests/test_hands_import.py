@@ -125,15 +125,16 @@ def test_mangled_pokerstars_file_loses_nothing():
     broken = PS_HAND.replace("100000000001", "100000000002").replace("carol: calls $0.05\n", "carol: calls $0.05\nzed: raises $0.10 to $0.16\n")
     other_game = PS_HAND.replace("100000000001", "100000000003").replace("Hold'em No Limit", "Omaha Pot Limit")
     truncated = PS_HAND.replace("100000000001", "100000000004")[:300] + "\n\n"
-    text = "\ufeff" + PS_HAND + broken + other_game + truncated + PS_HAND.replace("100000000001", "100000000005")
+    twice = PS_HAND.replace("100000000001", "100000000006").replace("*** TURN ***", "*** FIRST TURN ***")
+    text = "\ufeff" + PS_HAND + broken + other_game + truncated + PS_HAND.replace("100000000001", "100000000005") + twice
     hands, report = import_text(text, "mixed.txt")
-    assert report.read == 5 and report.imported + len(report.skipped) == 5
+    assert report.read == 6 and report.imported + len(report.skipped) == 6
     assert [h.hand_id for h in hands] == ["100000000001", "100000000005"]
     by_id = {s["hand"]: s for s in report.skipped}
-    assert set(by_id) == {"100000000002", "100000000003", "100000000004"}
-    assert "Omaha" in by_id["100000000003"]["reason"]
+    assert set(by_id) == {"100000000002", "100000000003", "100000000004", "100000000006"}
+    assert "Omaha" in by_id["100000000003"]["reason"] and "run twice" in by_id["100000000006"]["reason"]
     starts = [i + 1 for i, l in enumerate(text.splitlines()) if "PokerStars Hand #" in l]
-    assert [by_id[k]["line"] for k in sorted(by_id)] == starts[1:4]
+    assert [by_id[k]["line"] for k in sorted(by_id)] == starts[1:4] + starts[5:6]
 
 
 def test_phh_round_trip(tmp_path):

@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--decay", type=float, default=1.0, help="weight per newer hand of the player (default 1: no decay)")
     p.add_argument("--prior", default="1,1", help="Beta prior a,b (default 1,1)")
     p.add_argument("--credible", type=float, default=0.95, help="credible interval mass (default 0.95)")
-    p.add_argument("--by-position", action="store_true", help="add per-position stats")
+    p.add_argument("--by-position", action="store_true", help="add per-position stats (players and pool)")
+    p.add_argument("--pool-exclude", action="append", default=[], help="players left out of the pool (repeatable)")
     p.add_argument("--stat", action="append", default=[], help="stats to print in the table (default a short list)")
     p.set_defaults(func=_stats)
 
@@ -124,7 +125,8 @@ def _stats(args) -> int:
     a, b = _prior(args.prior)
     settings = StatSettings(decay=args.decay, prior_a=a, prior_b=b, credible=args.credible)
     result = _load(args.paths)
-    doc = stats_document(result.hands, settings, by_position=args.by_position, players=args.player or None)
+    doc = stats_document(result.hands, settings, by_position=args.by_position, players=args.player or None,
+                         pool_exclude=args.pool_exclude)
     if args.json:
         print(json.dumps(doc, indent=1, sort_keys=True))
         return 0
@@ -137,6 +139,18 @@ def _stats(args) -> int:
             cells.append(f"{s} {100 * e['mean']:.1f} [{100 * e['lower']:.1f}-{100 * e['upper']:.1f}] {e['count']}/{e['opportunities']}"
                          if e else f"{s} -")
         print(f"{name}: " + "; ".join(cells))
+    pool = doc["pool"]
+    print("pool" + (f" (without {', '.join(args.pool_exclude)})" if args.pool_exclude else "") + ": " + "; ".join(
+        f"{s} {100 * pool[s]['mean']:.1f} [{100 * pool[s]['lower']:.1f}-{100 * pool[s]['upper']:.1f}] {pool[s]['count']}/{pool[s]['opportunities']}"
+        for s in stats if s in pool))
+    if args.by_position:
+        groups = {**{name: doc["by_position"][name] for name in sorted(doc["by_position"]) if not args.player or name in args.player},
+                  "pool": doc["pool_by_position"]}
+        for name, positions in groups.items():
+            for pos, row in positions.items():
+                print(f"  {name} {pos}: " + "; ".join(
+                    f"{s} {100 * row[s]['mean']:.1f} [{100 * row[s]['lower']:.1f}-{100 * row[s]['upper']:.1f}] {row[s]['count']}/{row[s]['opportunities']}"
+                    for s in stats if s in row))
     return 0
 
 

@@ -67,6 +67,8 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     if m is None:
         raise HandError("no stakes (small/big blind) in the header")
     sb_amt, bb_amt = float(m.group("sb")), float(m.group("bb"))
+    if "*** FIRST " in chunk or "*** SECOND " in chunk:
+        raise HandError("the board was run twice (two boards); one board per hand is supported")
     text = _drop_sitting_out(chunk)
     err = io.StringIO()
     with warnings.catch_warnings(), contextlib.redirect_stderr(err):

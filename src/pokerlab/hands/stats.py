@@ -239,9 +239,10 @@ def summarise(obs, settings: StatSettings | None = None, by: tuple[str, ...] = (
 
 
 def stats_document(hands: list[Hand], settings: StatSettings | None = None, by_position: bool = False,
-                   players: list[str] | None = None) -> dict:
+                   players: list[str] | None = None, pool_exclude=()) -> dict:
     """``{"players": {name: {stat: {opportunities, count, mean, lower, upper}}}, "pool": {...}}``
-    (plus ``by_position`` when asked: {name: {position: {stat: ...}}})."""
+    (plus ``by_position`` and ``pool_by_position`` when asked: {name: {position: {stat: ...}}}
+    and {position: {stat: ...}}). The pool is every player but those in ``pool_exclude``."""
     settings = settings or StatSettings()
     obs = observations_frame(hands)
     if players:
@@ -257,10 +258,14 @@ def stats_document(hands: list[Hand], settings: StatSettings | None = None, by_p
                                              "credible": settings.credible, "hands": len(hands)}}
     for row in summarise(obs[keep], settings).itertuples(index=False):
         out["players"].setdefault(row.player, {})[row.stat] = entry(row)
-    pool = obs.assign(player="*")
+    pool = obs[~obs["player"].isin(list(pool_exclude))].assign(player="*")
     out["pool"] = {row.stat: entry(row) for row in summarise(pool, settings).itertuples(index=False)}
+    out["settings"]["pool_excludes"] = sorted(pool_exclude)
     if by_position:
         out["by_position"] = {}
         for row in summarise(obs[keep], settings, by=("player", "position")).itertuples(index=False):
             out["by_position"].setdefault(row.player, {}).setdefault(row.position, {})[row.stat] = entry(row)
+        out["pool_by_position"] = {}
+        for row in summarise(pool, settings, by=("player", "position")).itertuples(index=False):
+            out["pool_by_position"].setdefault(row.position, {})[row.stat] = entry(row)
     return out
