@@ -107,6 +107,14 @@ def test_hands_off_the_tree_or_without_chart_are_skipped_with_reasons(chart_root
     assert list(graded["player"]) == ["b"]  # only the BB's fold in hand 9 is graded
 
 
+def test_hands_with_posts_the_charts_do_not_model_are_skipped(chart_root):
+    # a third player's big blind in a heads-up chart's world: grade nothing, say why
+    h = parse_state_line("STATE:10:r200f:AsAd|2c3c:100|-100:s|b", stack=1000.0)
+    h.antes = [0.5, 0.0]  # a dead small blind posted by the SB seat's player
+    graded, skipped = grade_hands([h], ChartLibrary(chart_root))
+    assert graded.empty and skipped["reason"].str.contains("blinds or antes the charts do not have").all()
+
+
 def test_grade_cli(chart_root, tmp_path, capsys):
     log = tmp_path / "h.log"
     log.write_text("\n".join(line for line, *_ in HANDS))

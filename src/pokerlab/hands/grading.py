@@ -19,7 +19,9 @@ by the chart's encoding: about 1/180 of the EV range of each action at the node)
 is skipped, with the reason, when it leaves the tree (a fourth entrant, a limp from a seat
 other than the small blind, a sequence the schedule does not have), when it is a fold the
 three-entrant cap forces, when the actor's stack is far from the chart's depth (outside
-[depth / 1.5, depth x 1.5]), or when the hole cards are unknown.
+[depth / 1.5, depth x 1.5]), or when the hole cards are unknown. A hand whose posts the charts
+do not model (a blind from a third seat, a dead small blind, antes other than the big blind's
+1bb of the tournament formats) is not graded at all.
 """
 
 from __future__ import annotations
@@ -241,6 +243,11 @@ def grade_hands(hands: list[Hand], library: ChartLibrary, players=None, keep_unk
             if players is None or name in players:
                 hand_rows.append({"hand_id": hand.hand_id, "player": name, "chart": info.get("chart"),
                                   "graded_chart": chart is not None})
+        odd_posts = (any(b > 0 for b in hand.blinds[:-2]) or any(a > 0 for a in hand.antes[:-1])
+                     or min(abs(hand.antes[-1]), abs(hand.antes[-1] - 1.0)) > 1e-9)
+        if odd_posts:
+            chart, info = None, {**info, "reason": "blinds or antes the charts do not have (a post from another seat, "
+                                                   "a dead blind, or an ante other than the big blind's 1bb)"}
         if chart is None:
             reason = info.get("reason") or f"no published chart {info['chart']} (effective stack {info['eff_stack_bb']}bb)"
             for name in hand.players:
