@@ -73,12 +73,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_exploit)
 
+    p = sub.add_parser("pushfold-exploit", help="push/fold best responses (heads-up or 4-max) to the pool's ranges")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--seats", type=int, choices=(2, 4), default=2)
+    p.add_argument("--depth", type=float, required=True, help="stack depth, bb (the pool's hands within x/1.25 of it, 4-max)")
+    p.add_argument("--seat", default=None, help="4-max: the exploiting seat (CO, BTN, SB, BB)")
+    p.add_argument("--strategy", default=None, help="4-max: the solved strategy JSON (results/pushfold/4max/{depth}bb.json)")
+    p.add_argument("--ante", type=float, default=0.0)
+    p.add_argument("--fees", default="none")
+    p.add_argument("--table", default="results/equity/equity_169.npz")
+    p.add_argument("--samples", type=int, default=20000, help="4-max: Monte Carlo draws per multiway estimate")
+    p.add_argument("--seed", type=int, default=20260801)
+    p.add_argument("--shrink", type=float, default=10.0)
+    p.add_argument("--png", default=None, help="side-by-side grids (heads-up: the BB's call; 4-max: the seat's first set)")
+    p.set_defaults(func=_pushfold_exploit)
+
     p = sub.add_parser("generate", help="write seeded short-stack hands as PHH (through pokerkit)")
     p.add_argument("out", help="output .phhs file")
     p.add_argument("--hands", type=int, default=2000)
     p.add_argument("--seed", type=int, default=20260801)
     p.add_argument("--table", default="results/equity/equity_169.npz")
     p.add_argument("--ante-share", type=float, default=0.5, help="share of hands with a 1bb BB ante")
+    p.add_argument("--players", default="2,2,3,4,6", help="table sizes drawn from (default 2,2,3,4,6)")
+    p.add_argument("--stacks", default="3,30", help="stack range, bb (default 3,30)")
     p.set_defaults(func=_generate)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
@@ -245,11 +262,62 @@ def _exploit(args) -> int:
     return 0
 
 
+def _pushfold_exploit(args) -> int:
+    import numpy as np
+
+    from pokerlab.cards import CLASS_PRIOR
+    from pokerlab.equity_table import load_equity_table
+    from pokerlab.hands import exploit
+
+    table = load_equity_table(args.table)
+    eq = table.win + table.tie / 2
+    hands = _load(args.paths).hands
+    if args.seats == 2:
+        from pokerlab.hands.backtest import backtest
+
+        rows = backtest(hands, eq, fees=args.fees)["rows"]
+        out = exploit.pushfold_exploit(rows, eq, args.depth, args.ante, args.fees, args.shrink)
+        print(f"heads-up {args.depth:g}bb (ante {args.ante:g}): pool decisions SB {out['pool_sb_decisions']}, BB "
+              f"{out['pool_bb_decisions']}; best response gains SB {out['sb']['gain_bb']:+.4f}, BB {out['bb']['gain_bb']:+.4f} "
+              "bb per hand over the solver's strategy")
+        if args.png:
+            exploit.draw_grids(out["bb"]["chart"], out["bb"]["exploit"], ("solver: BB call", "exploit: BB call"),
+                               f"heads-up {args.depth:g}bb: BB best response to the pool's shoves, gain {out['bb']['gain_bb']:+.4f} bb",
+                               args.png)
+        return 0
+    if not args.seat or not args.strategy:
+        raise ValueError("4-max: --seat and --strategy (a solved 4-max JSON) are required")
+    from pokerlab.pushfold.io import load_fourmax_strategy
+
+    chart = load_fourmax_strategy(args.strategy)
+    got_in, seen = exploit.fourmax_pool_counts(hands, args.depth)
+    out = exploit.fourmax_exploit(chart, got_in, seen, args.seat, eq, args.depth, args.fees, args.ante,
+                                  args.samples, args.seed, args.shrink)
+    print(f"4-max {args.depth:g}bb {args.seat}: {out['pool_decisions']} pool decisions; best response gains "
+          f"{out['gain_bb']:+.4f} bb per hand over the strategy ({args.samples} draws per estimate, seed {args.seed})")
+    for h, e in out["sets"].items():
+        share = float(CLASS_PRIOR @ e["exploit"]), float(CLASS_PRIOR @ e["chart"])
+        print(f"  set {h or '(open)'}: goes in with {100 * share[0]:.1f}% of deals (strategy {100 * share[1]:.1f}%), "
+              f"gain {e['gain_bb']:+.4f} bb")
+    if args.png:
+        first = next(iter(out["sets"]))
+        exploit.draw_grids(np.asarray(out["sets"][first]["chart"]), out["sets"][first]["exploit"],
+                           ("solved 4-max strategy", "exploit"), f"4-max {args.depth:g}bb {args.seat} set {first or '(open)'}: "
+                           f"gain {out['gain_bb']:+.4f} bb per hand", args.png)
+    return 0
+
+
 def _generate(args) -> int:
     from pokerlab.hands.generate import generate_hands
     from pokerlab.hands.phh import write_phhs
 
-    hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share)
+    try:
+        players = tuple(int(x) for x in args.players.split(","))
+        low, high = (float(x) for x in args.stacks.split(","))
+    except ValueError:
+        raise ValueError(f"--players {args.players!r} / --stacks {args.stacks!r}: expected 2,4 and 3,30") from None
+    hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share, players=players,
+                           stack_range=(low, high))
     write_phhs(hands, args.out)
     print(f"{len(hands)} hands written to {args.out}", file=sys.stderr)
     return 0

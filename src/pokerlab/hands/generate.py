@@ -49,9 +49,11 @@ def _distribute(contrib: list[int], live: list[int], strength: dict[int, int]) -
     return won
 
 
-def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: float = 0.04) -> list[Hand]:
+def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: float = 0.04,
+                   players=(2, 2, 3, 4, 6), stack_range=(3.0, 30.0)) -> list[Hand]:
     """``count`` hands from ``seed`` (``eq``: the 169x169 ``win + tie/2`` table, or an equity
-    table file). Same arguments, same hands."""
+    table file); ``players``: table sizes drawn from (uniformly, repeats weigh more); ``stack_range``:
+    the range stacks are drawn from, bb. Same arguments, same hands."""
     if not isinstance(eq, np.ndarray):
         from pokerlab.equity_table import load_equity_table
 
@@ -61,9 +63,9 @@ def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: fl
     rng = np.random.default_rng(seed)
     hands = []
     for k in range(count):
-        n = int(rng.choice([2, 2, 3, 4, 6]))
+        n = int(rng.choice(list(players)))
         names = [str(x) for x in rng.permutation(NAMES)[:n]]
-        stacks_c = [int(round(rng.uniform(3, 30) * 2)) * 50 for _ in range(n)]
+        stacks_c = [int(round(rng.uniform(*stack_range) * 2)) * 50 for _ in range(n)]
         ante_c = 100 if rng.random() < ante_share else 0
         deck = rng.permutation(52)
         holes = [(int(deck[2 * p]), int(deck[2 * p + 1])) for p in range(n)]
