@@ -11,15 +11,15 @@ from pokerlab.encoding import encode, encode_scaled
 from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary
 from pokerlab.hands.pluribus import parse_state_line
 
-AA, K_Q, SEVEN_TWO, QQ = (cards.parse_class(c) for c in ("AA", "KQo", "72o", "QQ"))
+AA, K_Q, SEVEN_TWO, QQ, AKO = (cards.parse_class(c) for c in ("AA", "KQo", "72o", "QQ", "AKo"))
 
 
-def _node(node_id, actor, actions, strategy, ev):
+def _node(node_id, actor, actions, strategy, ev, arrive=None):
     return {"id": node_id, "actor": actor, "actions": list(actions), "capped": False, "reach": 0.5,
             "shares": {a: 0.25 for a in actions},
             "strategy": {a: encode(strategy[a]) for a in actions},
             "ev_bb": {a: encode_scaled(ev[a]) for a in actions},
-            "arrive_with": encode_scaled(cards.CLASS_PRIOR)}
+            "arrive_with": encode_scaled(cards.CLASS_PRIOR if arrive is None else arrive)}
 
 
 def _arrays(actions, default):
@@ -42,13 +42,19 @@ def chart_root(tmp_path):
     bb_ev = _arrays(root_actions, {"F": -1.0, "C": -1.5, "R": -2.0, "A": -3.0})
     for a, f, v in zip(root_actions, (0, 1, 0, 0), (-1.0, 0.7, 0.4, 0.1)):
         bb_strat[a][QQ], bb_ev[a][QQ] = f, v
+    # AKo never reaches node R in this chart: its strategy there is a
+    # meaningless fold, its EVs still say calling is best
+    for a, v in zip(root_actions, (-1.0, 0.5, 0.2, 0.0)):
+        bb_ev[a][AKO] = v
+    bb_arrive = cards.CLASS_PRIOR.copy()
+    bb_arrive[AKO] = 0.0
     doc = {"format": "pokerlab-chart/1",
            "spot": {"format": "cash", "seats": 2, "depth_bb": 10.0, "ante_bb": 0.0, "positions": ["SB", "BB"],
                     "shove_or_fold": False},
            "sizing": {"band": "short", "all_in_below": 0.1, "open": {"default": 2.0, "SB": 2.0}, "raise_over_limp": 3.0,
                       "three_bet_ip": 2.75, "three_bet_oop": 3.25, "per_caller": 1.0, "four_bet": 2.2},
            "classes": list(cards.CLASS_NAMES),
-           "nodes": [_node("", "SB", root_actions, strat, ev), _node("R", "BB", root_actions, bb_strat, bb_ev)]}
+           "nodes": [_node("", "SB", root_actions, strat, ev), _node("R", "BB", root_actions, bb_strat, bb_ev, bb_arrive)]}
     path = tmp_path / "charts" / "cash" / "2max" / "10bb.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(doc))
@@ -105,6 +111,17 @@ def test_hands_off_the_tree_or_without_chart_are_skipped_with_reasons(chart_root
     assert any("no published chart cash/2max/100bb" in r for r in reasons)
     assert "hole cards unknown" in reasons
     assert list(graded["player"]) == ["b"]  # only the BB's fold in hand 9 is graded
+
+
+def test_off_range_decisions_are_judged_by_ev(chart_root):
+    calls = parse_state_line("STATE:11:r200c/cc/cc/cc:7c2d|AhKd/4h5h9s/Td/Jd:-200|200:s|b", stack=1000.0)
+    folds = parse_state_line("STATE:12:r200f:7c2d|AhKd:100|-100:s|b", stack=1000.0)
+    graded, _ = grade_hands([calls, folds], ChartLibrary(chart_root), players=["b"])
+    rows = graded.set_index("hand_id")
+    assert not rows["in_range"].any()
+    assert rows.loc["11", "verdict"] == "pure" and rows.loc["11", "ev_loss_bb"] == pytest.approx(0.0, abs=1e-9)
+    # 1.5bb up to the encoding: the call EVs span -1.5..0.7bb, half a level is 0.0122bb
+    assert rows.loc["12", "verdict"] == "deviation" and rows.loc["12", "ev_loss_bb"] == pytest.approx(1.5, abs=0.0123)
 
 
 def test_hands_with_posts_the_charts_do_not_model_are_skipped(chart_root):

@@ -15,7 +15,10 @@ Per decision, with the player's hole cards known: the chart's frequencies for th
 class, the verdict (``pure`` - the chart plays the action taken at its top level, ``mixed`` -
 the chart plays it sometimes, ``deviation`` - never), and the EV loss in bb: the best
 action's EV minus the EV of the action taken, both from the chart's per-class EVs (quantised
-by the chart's encoding: about 1/180 of the EV range of each action at the node). A decision
+by the chart's encoding: about 1/180 of the EV range of each action at the node). Where the
+chart never holds the player's class at the node (earlier play left the chart's range;
+``in_range`` False), the chart's frequencies there carry no meaning but its EVs do: the verdict
+is then ``pure`` when the action is within 0.05bb of the best EV, else ``deviation``. A decision
 is skipped, with the reason, when it leaves the tree (a fourth entrant, a limp from a seat
 other than the small blind, a sequence the schedule does not have), when it is a fold the
 three-entrant cap forces, when the actor's stack is far from the chart's depth (outside
@@ -43,6 +46,7 @@ from pokerlab.sweep import SWEEP_DEPTHS
 STACK_TOLERANCE = 1.5
 PURE_LEVEL = 1.0 - 0.5 / 90  # a decoded frequency this high is the chart's top level: pure
 PLAYED_LEVEL = 0.5 / 90  # below this the chart never takes the action (level 0)
+EV_TOLERANCE = 0.05  # bb: off the chart's range, an action this close to the best EV counts as a match
 
 
 def hand_class(hole: str | None) -> int | None:
@@ -67,6 +71,7 @@ class ChartNode:
     capped: bool
     strategy: np.ndarray  # (k, 169)
     ev: np.ndarray  # (k, 169), NaN where undefined
+    arrive: np.ndarray  # (169,) the chart's probability of holding each class here (decoded)
     raise_to: float | None  # the scheduled raise-to at this node, bb (None when R is not offered)
 
 
@@ -98,7 +103,8 @@ class Chart:
                 raise_to = child.contrib[seat] - (self.ante if seat == self.seats - 1 else 0.0)
             self.nodes[node["id"]] = ChartNode(node["id"], node["actor"], acts, bool(node["capped"]),
                                                np.stack([freqs[a] for a in acts]),
-                                               np.stack([decode_scaled(node["ev_bb"][a]) for a in acts]), raise_to)
+                                               np.stack([decode_scaled(node["ev_bb"][a]) for a in acts]),
+                                               decode_scaled(node["arrive_with"]), raise_to)
 
     @property
     def name(self) -> str:
@@ -205,12 +211,16 @@ def grade_hand(hand: Hand, chart: Chart, info: dict, players=None, keep_unknown:
             ev = node.ev[:, cls]
             best = np.nanmax(ev) if np.isfinite(ev).any() else np.nan
             loss = float(best - ev[k]) if np.isfinite(ev[k]) and np.isfinite(best) else float("nan")
-            verdict = "pure" if freq[k] >= PURE_LEVEL else ("mixed" if freq[k] >= PLAYED_LEVEL else "deviation")
+            in_range = bool(node.arrive[cls] > 0)
+            if in_range:
+                verdict = "pure" if freq[k] >= PURE_LEVEL else ("mixed" if freq[k] >= PLAYED_LEVEL else "deviation")
+            else:  # the chart never holds this class here: its frequencies mean nothing, its EVs do
+                verdict = "pure" if (math.isfinite(loss) and loss <= EV_TOLERANCE) else "deviation"
             rows.append({**base, "seq": seq, "player": player, "position": names[a.player], "node": prefix,
                          "decision_eff_bb": round(eff, 4), "hole": hand.hole[a.player], "class": cards.CLASS_NAMES[cls],
                          "action": letter, "to_bb": round(a.to, 4), "stakes": hand.stakes,
                          "size_gap_bb": round(a.to - node.raise_to, 4) if letter == "R" and node.raise_to else None,
-                         "verdict": verdict, "match": verdict != "deviation",
+                         "verdict": verdict, "match": verdict != "deviation", "in_range": in_range,
                          "freq_taken": round(float(freq[k]), 4),
                          "chart_freqs": {act: round(float(f), 4) for act, f in zip(node.actions, freq)},
                          "best_action": node.actions[int(np.nanargmax(ev))] if np.isfinite(ev).any() else None,
@@ -290,7 +300,7 @@ def grading_summary(graded, skipped, top: int = 5) -> dict:
         out["players"][player] = {
             "hands": n_hands, "decisions": int(len(g)), "match_rate": round(float(g["match"].mean()), 4),
             "pure": int((g["verdict"] == "pure").sum()), "mixed": int((g["verdict"] == "mixed").sum()),
-            "deviation": int((g["verdict"] == "deviation").sum()),
+            "deviation": int((g["verdict"] == "deviation").sum()), "off_range": int((~g["in_range"]).sum()),
             "ev_loss_bb": round(float(np.nansum(loss)), 4),
             "ev_loss_per_100": round(100 * float(np.nansum(loss)) / n_hands, 3) if n_hands else None,
             "nodes": [{"node": node or "(root)", "decisions": int(r.decisions), "match_rate": round(float(r.match_rate), 3),
