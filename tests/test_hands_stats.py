@@ -85,3 +85,24 @@ def test_stats_cli_json(tmp_path, capsys):
 def test_stats_cli_bad_path_exits_2(capsys):
     assert main(["hands", "stats", "no/such/folder", "--json"]) == 2
     assert "no/such/folder" in capsys.readouterr().err
+
+
+SHARED = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "hands"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_pluribus_vpip_and_rfi_agree_with_the_decisions_table():
+    """VPIP and raise-first-in counted a second way, from the normalised decisions table."""
+    from pokerlab.hands.importer import import_paths
+    from pokerlab.hands.tables import decisions_frame
+
+    hands = import_paths([SHARED / "pluribus"]).hands
+    doc = stats_document(hands)
+    pre = decisions_frame(hands).query("street == 'preflop'")
+    vol = pre.assign(v=pre["kind"].isin(["C", "R"])).groupby(["hand_id", "player"])["v"].any().groupby("player").agg(["sum", "size"])
+    first = pre[pre["node"].str.fullmatch("F*")].groupby(["hand_id", "player"]).first()
+    rfi = first.assign(r=first["action"].isin(["R", "A"])).groupby("player")["r"].agg(["sum", "size"])
+    for name in ("Pluribus", "MrBlue", "Joe"):
+        assert (doc["players"][name]["vpip"]["count"], doc["players"][name]["vpip"]["opportunities"]) == tuple(vol.loc[name])
+        assert (doc["players"][name]["rfi"]["count"], doc["players"][name]["rfi"]["opportunities"]) == tuple(rfi.loc[name])
+    assert len(hands) == 4717
