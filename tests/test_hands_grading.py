@@ -53,7 +53,7 @@ def chart_root(tmp_path):
                     "shove_or_fold": False},
            "sizing": {"band": "short", "all_in_below": 0.1, "open": {"default": 2.0, "SB": 2.0}, "raise_over_limp": 3.0,
                       "three_bet_ip": 2.75, "three_bet_oop": 3.25, "per_caller": 1.0, "four_bet": 2.2},
-           "classes": list(cards.CLASS_NAMES),
+           "classes": list(cards.CLASS_NAMES), "solve": {"bar_bb": 0.01},
            "nodes": [_node("", "SB", root_actions, strat, ev), _node("R", "BB", root_actions, bb_strat, bb_ev, bb_arrive)]}
     path = tmp_path / "charts" / "cash" / "2max" / "10bb.json"
     path.parent.mkdir(parents=True)
@@ -122,6 +122,17 @@ def test_off_range_decisions_are_judged_by_ev(chart_root):
     assert rows.loc["11", "verdict"] == "pure" and rows.loc["11", "ev_loss_bb"] == pytest.approx(0.0, abs=1e-9)
     # 1.5bb up to the encoding: the call EVs span -1.5..0.7bb, half a level is 0.0122bb
     assert rows.loc["12", "verdict"] == "deviation" and rows.loc["12", "ev_loss_bb"] == pytest.approx(1.5, abs=0.0123)
+
+
+def test_rarely_reached_nodes_are_not_graded(chart_root):
+    path = chart_root / "cash" / "2max" / "10bb.json"
+    doc = json.loads(path.read_text())
+    doc["nodes"][1]["reach"] = 0.01 / (2 * 10) * 0.99  # node R, just under bar / (2 x depth)
+    path.write_text(json.dumps(doc))
+    graded, skipped = grade_hands([parse_state_line("STATE:1:r200f:AsAd|2c3c:100|-100:s|b", stack=1000.0)],
+                                  ChartLibrary(chart_root))
+    assert list(graded["player"]) == ["s"]
+    assert list(skipped["reason"]) == ["a node the chart reaches too rarely for the solve to pin its play down"]
 
 
 def test_hands_with_posts_the_charts_do_not_model_are_skipped(chart_root):

@@ -18,7 +18,10 @@ action's EV minus the EV of the action taken, both from the chart's per-class EV
 by the chart's encoding: about 1/180 of the EV range of each action at the node). Where the
 chart never holds the player's class at the node (earlier play left the chart's range;
 ``in_range`` False), the chart's frequencies there carry no meaning but its EVs do: the verdict
-is then ``pure`` when the action is within 0.05bb of the best EV, else ``deviation``. A decision
+is then ``pure`` when the action is within 0.05bb of the best EV, else ``deviation``. A node the
+chart reaches in fewer than ``bar / (2 x depth)`` of deals is not graded: even a whole stack
+lost there moves the chart's exploitability less than its bar, so the solve does not pin its
+play down (the 6-max 100bb chart holds nodes reached once in 10^9 deals). A decision
 is skipped, with the reason, when it leaves the tree (a fourth entrant, a limp from a seat
 other than the small blind, a sequence the schedule does not have), when it is a fold the
 three-entrant cap forces, when the actor's stack is far from the chart's depth (outside
@@ -72,6 +75,7 @@ class ChartNode:
     strategy: np.ndarray  # (k, 169)
     ev: np.ndarray  # (k, 169), NaN where undefined
     arrive: np.ndarray  # (169,) the chart's probability of holding each class here (decoded)
+    reach: float  # the share of deals reaching the node
     raise_to: float | None  # the scheduled raise-to at this node, bb (None when R is not offered)
 
 
@@ -92,6 +96,8 @@ class Chart:
         sizing = parse_sizing({"all_in_below": s["all_in_below"], "bands": [{"name": s["band"], "up_to_depth": None, **band}]})
         self.tree = build_tree(Spot(self.format, self.seats, self.depth), sizing, shove_or_fold=bool(spot.get("shove_or_fold")))
         self.ante = Spot(self.format, self.seats, self.depth).ante
+        bar = float(self.doc["solve"]["bar_bb"])
+        self.min_reach = bar / (2 * self.depth)  # below it, losing a whole stack there stays under the bar
         self.nodes: dict[str, ChartNode] = {}
         for node in self.doc["nodes"]:
             freqs = node_frequencies(node)
@@ -104,7 +110,7 @@ class Chart:
             self.nodes[node["id"]] = ChartNode(node["id"], node["actor"], acts, bool(node["capped"]),
                                                np.stack([freqs[a] for a in acts]),
                                                np.stack([decode_scaled(node["ev_bb"][a]) for a in acts]),
-                                               decode_scaled(node["arrive_with"]), raise_to)
+                                               decode_scaled(node["arrive_with"]), float(node["reach"]), raise_to)
 
     @property
     def name(self) -> str:
@@ -195,6 +201,8 @@ def grade_hand(hand: Hand, chart: Chart, info: dict, players=None, keep_unknown:
         reason = None
         if node.capped:
             reason = "a fold forced by the three-entrant cap"
+        elif node.reach < chart.min_reach:
+            reason = "a node the chart reaches too rarely for the solve to pin its play down"
         elif not (chart.depth / STACK_TOLERANCE <= eff <= chart.depth * STACK_TOLERANCE):
             reason = f"stacks far from the chart's depth ({eff:.1f}bb vs {chart.depth:g}bb)"
         elif cls is None and not keep_unknown:
