@@ -149,7 +149,7 @@ def test_grade_cli(chart_root, tmp_path, capsys):
     # the CLI reads logs at 100bb: no chart -> every decision skipped with the reason
     assert main(["hands", "grade", str(log), "--charts", str(chart_root), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["players"] == {} and list(out["skips"]) == ["no published chart cash/2max/100bb (effective stack 100.0bb)"]
+    assert out["players"] == {} and list(out["skips"]) == ["no published chart cash/2max/100bb"]
 
 
 def test_population_against_known_chart(chart_root, hands):

@@ -38,7 +38,7 @@ def test_steps_degrade_without_charts_or_table(tmp_path, equity_table):
     assert json.loads((out / "stats.json").read_text())["players"]["f"]["vpip"]["count"] == 2
     pipeline.run_grade(files, tmp_path / "no-charts", out / "g.csv", out / "g.json")
     skips = json.loads((out / "g.json").read_text())["skips"]
-    assert list(skips) == ["no published chart cash/6max/100bb (effective stack 100.0bb)"]
+    assert list(skips) == ["no published chart cash/6max/100bb"]
     pipeline.run_population(files, tmp_path / "no-charts", out / "p.csv", 1)
     pipeline.run_exploit(files, tmp_path / "no-charts", tmp_path / "none.npz", "BTN", "", out / "x.json", out / "x.png")
     assert json.loads((out / "x.json").read_text())["skipped"] == "chart cash/6max/100bb is not published"

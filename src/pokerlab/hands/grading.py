@@ -267,7 +267,7 @@ def grade_hands(hands: list[Hand], library: ChartLibrary, players=None, keep_unk
             chart, info = None, {**info, "reason": "blinds or antes the charts do not have (a post from another seat, "
                                                    "a dead blind, or an ante other than the big blind's 1bb)"}
         if chart is None:
-            reason = info.get("reason") or f"no published chart {info['chart']} (effective stack {info['eff_stack_bb']}bb)"
+            reason = info.get("reason") or f"no published chart {info['chart']}"  # the stack is in the row
             for name in hand.players:
                 if players is None or name in players:
                     skips.append({"hand_id": hand.hand_id, "source": hand.source, "line": hand.line, "player": name,
