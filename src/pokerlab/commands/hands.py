@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
     p.add_argument("--player", action="append", default=[], help="only these players form the pool")
     p.add_argument("--shrink", type=float, default=10.0, help="pseudo-decisions of the chart per class and node")
-    p.add_argument("--node", default=None, help="draw this hero node (default: the seat's raise-first-in node)")
+    p.add_argument("--node", default=None, help="draw this hero node (default: its raise-first-in node; the BB's most reached)")
     p.add_argument("--png", default=None, help="side-by-side grids (chart vs exploit)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_exploit)
@@ -236,7 +236,7 @@ def _chart_key(text: str) -> tuple[str, int, float]:
 
 def _exploit(args) -> int:
     from pokerlab.cards import CLASS_NAMES
-    from pokerlab.hands.exploit import draw_exploit, exploit_chart
+    from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
     from pokerlab.hands.grading import ChartLibrary
 
     key = _chart_key(args.chart)
@@ -245,7 +245,7 @@ def _exploit(args) -> int:
     br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,
                        exclude=args.exclude, shrink=args.shrink)
     chart = library.get(*key)
-    node = args.node if args.node is not None else "F" * chart.positions.index(args.seat)
+    node = args.node if args.node is not None else default_node(chart, args.seat)
     if node not in br["strategy"]:
         raise ValueError(f"--node {node!r}: not a decision of {args.seat} in {chart.name}")
     if args.png:

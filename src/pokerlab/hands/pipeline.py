@@ -73,7 +73,7 @@ def run_exploit(inputs, charts, table_path, seat: str, hero: str, json_path, png
     an explanation instead when no chart or no equity table is there (the PNG then says so)."""
     from collections import Counter
 
-    from pokerlab.hands.exploit import draw_exploit, exploit_chart
+    from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
     from pokerlab.hands.grading import ChartLibrary
 
     hands = _hands(inputs).hands
@@ -102,7 +102,7 @@ def run_exploit(inputs, charts, table_path, seat: str, hero: str, json_path, png
             reason = f"seat {seat} is not at a {chart.seats}-handed table"
         else:
             br = exploit_chart(hands, library, key, seat, table_path, exclude=[hero] if hero else ())
-            node = "F" * chart.positions.index(seat)
+            node = default_node(chart, seat)
             draw_exploit(chart, br, node, png_path)
             doc.update({k: br[k] for k in ("chart", "gain_bb", "value_chart_bb", "value_best_response_bb", "pool_decisions", "shrink")})
             doc["node"] = node
