@@ -28,6 +28,7 @@ include: "workflow/rules/publish.smk"
 include: "workflow/rules/pushfold.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/ranges.smk"
+include: "workflow/rules/hands.smk"
 
 
 rule all:

@@ -13,7 +13,8 @@ import sys
 
 from pokerlab import __version__
 
-COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold", "decide", "serve")
+COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold", "decide", "serve",
+            "hands")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,91 @@
+"""The two normalised tables, as pandas DataFrames and Parquet files.
+
+``hands``: one row per hand - ``hand_id``, ``site``, ``format`` (source format), ``source``,
+``line``, ``stakes``, ``bb_chips``, ``tournament``, ``n_players``, ``button`` (player name),
+``players``, ``positions``, ``seats``, ``stacks_bb``, ``ante_bb`` (the largest ante posted),
+``rake_bb``, ``board``, ``results_bb`` (list columns in preflop order), ``notes``.
+
+``decisions``: one row per action - ``hand_id``, ``seq`` (order in the hand), ``street``,
+``player``, ``position``, ``eff_stack_bb`` (the smaller of the actor's stack and the deepest
+stack of the others still in), ``node`` (the chart node id of the preflop action prefix:
+``F`` fold, ``C`` call/check/complete, ``R`` raise, ``A`` all-in; postflop rows carry the
+preflop node their street started from), ``action`` (``F``, ``C``, ``R``, ``A`` for preflop
+rows; ``F``, ``X``, ``C``, ``B``, ``R`` postflop), ``kind`` (``F X C B R``), ``to_bb`` (the
+street total after the action), ``add_bb``, ``facing_bb``, ``allin``, ``hole`` (when known).
+"""
+
+from __future__ import annotations
+
+import os
+
+from pokerlab.hands.model import STREETS, Hand
+
+
+def chart_letter(kind: str, allin: bool) -> str:
+    if kind == "F":
+        return "F"
+    if kind in ("X", "C"):
+        return "C"
+    return "A" if allin else "R"
+
+
+def preflop_node_ids(hand: Hand) -> list[str]:
+    """The chart node id before each preflop action of ``hand`` (same length as its preflop actions)."""
+    out, prefix = [], ""
+    for a in hand.actions:
+        if a.street != 0:
+            break
+        out.append(prefix)
+        prefix += chart_letter(a.kind, a.allin)
+    return out
+
+
+def hands_frame(hands: list[Hand]):
+    import pandas as pd
+
+    rows = []
+    for h in hands:
+        button = h.players[h.n - 3] if h.n > 2 else h.players[0]
+        rows.append({
+            "hand_id": h.hand_id, "site": h.site, "format": h.source_format, "source": h.source, "line": h.line,
+            "stakes": h.stakes, "bb_chips": h.bb_chips, "tournament": h.tournament, "n_players": h.n,
+            "button": button, "players": list(h.players), "positions": list(h.positions), "seats": list(h.seats),
+            "stacks_bb": [round(s, 6) for s in h.stacks], "ante_bb": h.ante_bb, "rake_bb": h.rake, "board": h.board,
+            "results_bb": list(h.results), "hole": [c or "" for c in h.hole], "notes": "; ".join(h.notes),
+        })
+    return pd.DataFrame(rows)
+
+
+def decisions_frame(hands: list[Hand]):
+    import pandas as pd
+
+    rows = []
+    for h in hands:
+        live = [True] * h.n
+        names = h.positions
+        prefix = ""
+        for seq, a in enumerate(h.actions):
+            others = [h.stacks[q] for q in range(h.n) if q != a.player and live[q]]
+            eff = min(h.stacks[a.player], max(others)) if others else h.stacks[a.player]
+            letter = chart_letter(a.kind, a.allin)
+            rows.append({
+                "hand_id": h.hand_id, "seq": seq, "street": STREETS[a.street], "player": h.players[a.player],
+                "position": names[a.player], "eff_stack_bb": round(eff, 6), "node": prefix,
+                "action": letter if a.street == 0 else a.kind, "kind": a.kind, "to_bb": round(a.to, 6),
+                "add_bb": round(a.add, 6), "facing_bb": round(a.facing, 6), "allin": a.allin,
+                "hole": h.hole[a.player] or "",
+            })
+            if a.street == 0:
+                prefix += letter
+            if a.kind == "F":
+                live[a.player] = False
+    return pd.DataFrame(rows)
+
+
+def write_tables(hands: list[Hand], hands_path: str | os.PathLike, decisions_path: str | os.PathLike) -> None:
+    """Both tables as Parquet (written atomically)."""
+    from pokerlab.io import atomic_path
+
+    for frame, path in ((hands_frame(hands), hands_path), (decisions_frame(hands), decisions_path)):
+        with atomic_path(path) as tmp:
+            frame.to_parquet(tmp, index=False)
