@@ -67,6 +67,13 @@ def _number(command: str, text: str, lineno: int) -> float:
         raise ValueError(f"TexasSolver input line {lineno}: {command} expects a number, got {text!r}") from None
 
 
+def _count(command: str, text: str, lineno: int) -> int:
+    value = _number(command, text, lineno)
+    if not (value >= 0 and value == value // 1 and value < 2**31):  # NaN, inf, fractions, negatives
+        raise ValueError(f"TexasSolver input line {lineno}: {command} expects a whole number >= 0, got {text!r}")
+    return int(value)
+
+
 def parse_texassolver_input(text: str) -> TexasSolverInput:
     """Read the game and solve settings of a TexasSolver input file's text."""
     pot = stack = None
@@ -104,11 +111,11 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
         elif command == "set_allin_threshold":
             threshold = _number(command, arg, lineno)
         elif command == "set_raise_limit":
-            raise_limit = int(_number(command, arg, lineno))
+            raise_limit = _count(command, arg, lineno)
         elif command == "set_accuracy":
             accuracy = _number(command, arg, lineno)
         elif command == "set_max_iteration":
-            max_iterations = int(_number(command, arg, lineno))
+            max_iterations = _count(command, arg, lineno)
         elif command not in _IGNORED:
             raise ValueError(f"TexasSolver input line {lineno}: unknown command {command!r}")
     for name, value in (("set_pot", pot), ("set_effective_stack", stack), ("set_board", board),
