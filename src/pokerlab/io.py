@@ -73,6 +73,35 @@ def write_sha256sums(path: str | os.PathLike, files: list[str | os.PathLike], ro
     write_bytes_atomic(path, "".join(lines).encode("ascii"))
 
 
+def read_text(path: str | os.PathLike, what: str) -> str:
+    """A text file's content; ``ValueError`` naming ``what`` and the file if it is missing, a
+    folder, unreadable or not UTF-8 text."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{what} {path}: {'is a folder, not a file' if path.is_dir() else 'does not exist'}")
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {path}: not a text file") from None
+    except OSError as exc:
+        raise ValueError(f"{what} {path}: cannot be read ({exc.strerror})") from None
+
+
+def check_writable(path: str | os.PathLike, what: str) -> None:
+    """Fail early (``ValueError`` naming ``what`` and the path) if ``path`` cannot be written:
+    its folder cannot be created or a file cannot be created in it. Nothing is left behind."""
+    dest = Path(path)
+    if dest.is_dir():
+        raise ValueError(f"{what} {dest}: cannot be written (it is a folder)")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise ValueError(f"{what} {dest}: cannot be written ({exc.strerror or exc})") from None
+
+
 def read_json(path: str | os.PathLike, what: str) -> Any:
     """Parse a JSON file; ``ValueError`` naming ``what`` and the file if it is missing or not JSON."""
     path = Path(path)

@@ -116,6 +116,29 @@ def _read_sums(path: Path) -> dict[str, str]:
     return sums
 
 
+_MANIFEST_KEYS = {"format": str, "published_dirs": list, "files": list, "config": dict, "config_sha256": str}
+_ENTRY_KEYS = {"path": str, "bytes": int, "sha256": str}
+
+
+def _check_manifest_shape(manifest: Any, path: Path) -> None:
+    """``ValueError`` naming the manifest file and the first key that is missing or of the wrong type."""
+    if not isinstance(manifest, dict):
+        raise ValueError(f"manifest {path}: expected a JSON object, got a JSON {type(manifest).__name__}")
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise ValueError(f"manifest {path}: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
+    for key, kind in _MANIFEST_KEYS.items():
+        if key not in manifest:
+            raise ValueError(f"manifest {path}: missing key {key!r}")
+        if not isinstance(manifest[key], kind):
+            raise ValueError(f"manifest {path}: {key!r} must be a JSON {kind.__name__}")
+    for i, entry in enumerate(manifest["files"]):
+        if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) for k, t in _ENTRY_KEYS.items()):
+            raise ValueError(f"manifest {path}: files[{i}] must be an object with 'path' (text), 'bytes' (integer) "
+                             f"and 'sha256' (text)")
+    if not all(isinstance(d, str) for d in manifest["published_dirs"]):
+        raise ValueError(f"manifest {path}: 'published_dirs' must be a list of folder names")
+
+
 def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[list[Problem], int]:
     """Recompute every digest of a release; return (problems, number of files checked).
 
@@ -125,8 +148,7 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
     """
     manifest_path = Path(manifest_path)
     manifest = read_json(manifest_path, "manifest")
-    if manifest.get("format") != MANIFEST_FORMAT:
-        raise ValueError(f"manifest: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
+    _check_manifest_shape(manifest, manifest_path)
     root = manifest_path.parent
     problems: list[Problem] = []
     if config_sha256(manifest["config"]) != manifest["config_sha256"]:

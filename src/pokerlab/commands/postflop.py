@@ -12,7 +12,6 @@ expected final pot and showdown probability).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from pokerlab.commands import comma_separated
@@ -68,7 +67,7 @@ def _spot_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pokerlab.io import dumps_json
     from pokerlab.postflop.solver import solve_spot
-    from pokerlab.postflop.texassolver import read_texassolver_input, texassolver_result
+    from pokerlab.postflop.texassolver import read_texassolver_dump, read_texassolver_input, texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
     if args.texassolver_dump and not args.texassolver_input:
@@ -85,8 +84,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"iteration {iterations}: exploitability {pct:.4f}% of pot", file=sys.stderr, flush=True)
 
     if args.texassolver_dump:
-        with open(args.texassolver_dump) as fh:
-            result = texassolver_result(json.load(fh), spot)
+        dump = read_texassolver_dump(args.texassolver_dump)
+        try:
+            result = texassolver_result(dump, spot)
+        except ValueError as exc:
+            raise ValueError(f"{args.texassolver_dump}: {exc}") from None
     else:
         result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
                             threads=args.threads)

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.cards import COMBO_IDS, parse_card, parse_cards
+from pokerlab.io import read_json, read_text
 from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES, BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.result import PostflopResult
 from pokerlab.postflop.solver import PostflopSolver
@@ -140,8 +141,24 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
 
 
 def read_texassolver_input(path: str | Path) -> TexasSolverInput:
-    """:func:`parse_texassolver_input` of a file."""
-    return parse_texassolver_input(Path(path).read_text())
+    """:func:`parse_texassolver_input` of a file; errors name the file."""
+    text = read_text(path, "TexasSolver input")
+    try:
+        return parse_texassolver_input(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def read_texassolver_dump(path: str | Path) -> dict:
+    """A TexasSolver ``dump_result`` file: a JSON object with the root node's ``node_type``."""
+    dump = read_json(path, "TexasSolver dump")
+    if not isinstance(dump, dict):
+        raise ValueError(f"TexasSolver dump {path}: expected a JSON object (dump_result's root node), "
+                         f"got a JSON {type(dump).__name__}")
+    if "node_type" not in dump:
+        raise ValueError(f"TexasSolver dump {path}: the root has no 'node_type' (expected dump_result's "
+                         f"root node with 'node_type', 'player', 'actions', 'strategy' and 'childrens')")
+    return dump
 
 
 def _action_key(label: str) -> tuple[str, float]:
@@ -196,8 +213,13 @@ def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seco
     ``spot`` must describe the tree TexasSolver solved (read it with
     :func:`read_texassolver_input`); a node whose actions differ is an error.
     """
+    if not isinstance(dump, dict):
+        raise ValueError(f"TexasSolver dump: expected a JSON object, got {type(dump).__name__}")
     solver = PostflopSolver(spot, isomorphism=False)  # read every dealt card's own strategy
-    _load_dump(solver, dump, 0, ())
+    try:
+        _load_dump(solver, dump, 0, ())
+    except (AttributeError, TypeError, KeyError, IndexError) as exc:  # a node of the wrong shape
+        raise ValueError(f"TexasSolver dump: a node is not shaped like dump_result's ({type(exc).__name__}: {exc})") from None
     result = solver.result()
     result.solver, result.iterations, result.seconds = "texassolver", iterations, seconds
     return result

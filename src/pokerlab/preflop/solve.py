@@ -33,7 +33,7 @@ import numpy as np
 from pokerlab import __version__
 from pokerlab.equity_table import load_equity_table
 from pokerlab.icm import PayoutStructure, load_payouts
-from pokerlab.io import atomic_path, compact_json_bytes, write_bytes_atomic
+from pokerlab.io import atomic_path, check_writable, compact_json_bytes, write_bytes_atomic
 from pokerlab.preflop.payoffs import PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.solver import Solver
@@ -241,7 +241,11 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
                        payouts_path: str | os.PathLike | None = None) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
     default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` atomically (the
-    rule and the command line both come here). Inputs are checked first."""
+    rule and the command line both come here). Inputs, and that the outputs can be written, are
+    checked first."""
+    check_writable(result_path, "result")
+    if state_path is not None:
+        check_writable(state_path, "solver state")
     sizing = load_sizing(sizing_path)
     payouts = load_payouts(payouts_path)
     table = load_equity_table(table_path)
