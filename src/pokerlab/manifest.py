@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from pokerlab.preflop.spot import spot_name
 from pokerlab.io import read_json, sha256_file, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
@@ -199,7 +200,13 @@ def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike],
     for f in files:
         rel = _relative(f, root)
         if rel.startswith(charts_dir + "/") and rel.endswith(".json"):
-            chart_inputs[rel] = json.loads(Path(f).read_text())["inputs"]
+            chart = json.loads(Path(f).read_text())
+            spot = chart.get("spot", {})
+            if "depth_bb" in spot:  # a chart must sit at its own spot's name, or the release mixes spots
+                expected = f"{charts_dir}/{spot_name(spot['format'], spot['seats'], spot['depth_bb'])}.json"
+                if rel != expected:
+                    raise ValueError(f"chart {rel}: holds the spot {expected}, not the one its path names")
+            chart_inputs[rel] = chart["inputs"]
     manifest = build_manifest(root, files, published_dirs, config, chart_inputs)
     write_release(root, manifest)
     return manifest

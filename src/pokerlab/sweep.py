@@ -28,7 +28,7 @@ from typing import Iterable
 import pandas as pd
 
 from pokerlab.io import atomic_path, read_text
-from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, spot_name
+from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, depth_label, spot_name
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
@@ -124,6 +124,10 @@ def load_spots(path: str | os.PathLike) -> pd.DataFrame:
         depth_bb = float(depth)
         if depth_bb <= 1:
             raise ValueError(f"{where}: depth {depth!r} must exceed the 1bb big blind")
+        try:
+            depth_label(depth_bb)
+        except ValueError as exc:
+            raise ValueError(f"{where}: depth {depth!r}: {str(exc).removeprefix('depth: ')}") from None
         cells = dict(zip(extra, cells_list[3:]))
         rows.append((fmt, int(seats), depth_bb,
                      *(_override(c, cells[c], where) if c in cells else None for c in OVERRIDE_COLUMNS)))
