@@ -100,3 +100,40 @@ def test_a_chart_at_another_spots_name_is_not_published(tmp_path):
     chart.write_text(json.dumps({"spot": {"format": "cash", "seats": 2, "depth_bb": 100.0}, "inputs": {}}))
     publish_release(tmp_path, [chart], ["charts"], {})
     assert (tmp_path / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"solve.checkpoints": [1200, 400, 3000]}, "config solve.checkpoints: [1200, 400, 3000] must be strictly increasing"),
+    ({"solve.bar_coefficient": float("inf")}, "config solve.bar_coefficient: inf is not a finite number"),
+    ({"solve.bar_coefficient": float("nan")}, "config solve.bar_coefficient: nan is not a finite number"),
+    ({"solve.postflop.a": float("inf")}, "config solve.postflop.a: inf is not a finite number"),
+    ({"solve.postflop.b": float("-inf")}, "config solve.postflop.b: -inf is not a finite number"),
+    ({"solve.postflop.c2": float("nan")}, "config solve.postflop.c2: nan is not a finite number"),
+    ({"equity.crosscheck.max_gap_pp": float("inf")}, "config equity.crosscheck.max_gap_pp: inf is not a finite number"),
+    ({"equity.crosscheck.pairs.1": ["AA", "AAs"]}, "config equity.crosscheck.pairs[1][1]: bad class 'AAs'"),
+    ({"equity.crosscheck.pairs.0": ["27s", "AA"]}, "config equity.crosscheck.pairs[0][0]: '27s' is not a class name; did you mean '72s'"),
+    ({"pushfold.headsup.fees": "stars"}, "config pushfold.headsup.fees: preset 'stars' is not defined under pushfold.fees"),
+    ({"pushfold.fourmax.fees": "nothing"}, "config pushfold.fourmax.fees: preset 'nothing' is not defined"),
+    ({"pushfold.fees.none.rakeback_bb": 5.0}, "config pushfold.fees.none"),
+    ({"kuhn.checkpoints": [1, 10, 200]}, "config kuhn.checkpoints: 200 is above kuhn.iterations (100)"),
+    ({"kuhn.checkpoints": [10, 1]}, "config kuhn.checkpoints: [10, 1] must be strictly increasing"),
+])
+def test_schema_valid_values_that_would_fail_later_are_refused_with_their_key(changes, message):
+    """Reliability #6: out-of-order checkpoints, non-finite constants, a class like 'AAs', an undefined
+    fee preset, and Kuhn checkpoints beyond the iterations (silently dropped before)."""
+    config = _config(**changes)
+    if "kuhn.checkpoints" in changes and "200" in message:
+        config["kuhn"]["iterations"] = 100
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_config(config)
+
+
+def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
+    """Reliability #6, through the workflow: the dry run names the key."""
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solve": {"checkpoints": [1200, 400]}}))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "release", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "config solve.checkpoints: [1200, 400] must be strictly increasing" in out.stderr + out.stdout
