@@ -24,6 +24,7 @@ import hashlib
 import json
 import math
 import os
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -126,15 +127,29 @@ def _state_serves(iteration: int, history: list[dict], checkpoints: tuple[int, .
 
 def _load_state(path: Path, solver: Solver, fingerprint: str, checkpoints: tuple[int, ...], bar: float) -> list[dict] | None:
     """Restore a saved state into ``solver``; None (and nothing restored) if it is for another
-    solve or cannot continue this schedule (:func:`_state_serves`)."""
-    with np.load(path) as data:
-        if str(data["fingerprint"]) != fingerprint:
-            return None
-        history = json.loads(str(data["history"]))
-        if not _state_serves(int(data["iteration"]), history, checkpoints, bar):
-            return None
-        solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
-        return history
+    solve or cannot continue this schedule (:func:`_state_serves`), or if it cannot be read
+    (truncated, empty, not an ``.npz``, a key missing or of the wrong shape): then a warning names
+    the file and the solve starts over, as for another solve's state."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            stored = data["fingerprint"]
+            if not isinstance(stored, np.ndarray):  # a zip member that is not an .npy array
+                raise ValueError("'fingerprint' is not an array")
+            if str(stored) != fingerprint:
+                return None
+            history = json.loads(str(data["history"]))
+            iteration = int(data["iteration"])
+            if not (isinstance(history, list) and all(isinstance(h, dict) and isinstance(h.get("iterations"), int)
+                                                      and isinstance(h.get("exploitability_bb"), float) for h in history)):
+                raise ValueError("history is not a list of measurements")
+            if not _state_serves(iteration, history, checkpoints, bar):
+                return None
+            solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
+            return history
+    except Exception as exc:  # noqa: BLE001 - any unreadable state means: start over
+        warnings.warn(f"solver state {path}: unreadable ({type(exc).__name__}: {exc}); starting the solve over",
+                      stacklevel=2)
+        return None
 
 
 def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
