@@ -118,3 +118,17 @@ def test_a_file_outside_the_published_folders_is_refused(tmp_path):
     (tmp_path / "solves" / "r.json").write_text("{}")
     with pytest.raises(ValueError, match="solves/r.json"):
         build_manifest(tmp_path, [tmp_path / "solves" / "r.json"], ["charts"], {}, packages=PACKAGES)
+
+
+def test_an_extra_symlinked_folder_is_reported(release, tmp_path, capsys):
+    """Reliability #13: os.walk does not enter a symlinked folder, so its files were never seen."""
+    root, _ = release
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "old.json").write_text("{}")
+    (root / "charts" / "cash" / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "charts" / "empty_link").symlink_to(tmp_path / "missing_target")
+    problems, _ = audit(root / "manifest.json")
+    assert [(p.kind, p.path) for p in problems] == [("extra", "charts/cash/linked"), ("extra", "charts/empty_link")]
+    assert main(["audit", str(root / "manifest.json")]) == 1
+    assert "EXTRA    charts/cash/linked" in capsys.readouterr().out

@@ -181,7 +181,13 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
                 problems.append(Problem("mismatch", name, f"{SUMS_NAME} disagrees with "
                                         f"{'the file' if name == MANIFEST_NAME else 'the manifest'}"))
     for folder in manifest["published_dirs"]:
-        for dirpath, _, filenames in os.walk(root / folder):
+        for dirpath, dirnames, filenames in os.walk(root / folder):
+            for name in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+                # os.walk does not enter a symlinked folder: unless the manifest lists files through
+                # it (checked above), the link itself is what is extra
+                rel = _relative(Path(dirpath) / name, root)
+                if not any(path.startswith(rel + "/") for path in listed):
+                    problems.append(Problem("extra", rel, "a symlinked folder in a published folder"))
             for name in filenames:
                 rel = _relative(Path(dirpath) / name, root)
                 if rel not in listed:
