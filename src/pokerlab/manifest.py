@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from pokerlab.preflop.spot import spot_name
-from pokerlab.io import read_json, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.io import read_json, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -214,5 +214,9 @@ def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike],
                     raise ValueError(f"chart {rel}: holds the spot {expected}, not the one its path names")
             chart_inputs[rel] = chart["inputs"]
     manifest = build_manifest(root, files, published_dirs, config, chart_inputs)
+    for folder in manifest["published_dirs"]:  # every writer of a published file has finished by now
+        for dirpath, _, _ in os.walk(root / folder):
+            for tmp in temporaries(dirpath):
+                tmp.unlink()
     write_release(root, manifest)
     return manifest
