@@ -75,3 +75,26 @@ def test_solve_out_unwritable_fails_before_solving(tmp_path, capsys):
     code = main(["solve", "--format", "cash", "--seats", "2", "--depth", "10", "--table", str(tmp_path / "no_table.npz"),
                  "--out", str(out)])
     _one_clear_line(capsys, code, str(out), "cannot be written")
+
+
+# --- accepted quietly before -------------------------------------------------------------------
+
+@pytest.mark.parametrize("notation", ["", "   "])
+def test_range_of_empty_notation_is_an_error(capsys, notation):
+    code = main(["range", notation])
+    _one_clear_line(capsys, code, "empty range notation")
+
+
+def test_range_with_a_card_both_dead_and_on_the_board(capsys):
+    code = main(["range", "AA,KK", "--board", "Ks7s6s", "--dead", "Ah7s"])
+    _one_clear_line(capsys, code, "--dead", "7s", "--board")
+
+
+@pytest.mark.parametrize("bets", ["50,,", ",50", "50,,75", "50, ,75", ",", "nan", "inf", "50,-inf"])
+def test_postflop_size_lists_with_empty_or_non_finite_items(capsys, bets):
+    with pytest.raises(SystemExit) as info:
+        main(["postflop", "--pot", "100", "--stack", "200", "--board", "QsJh2h8d3c", "--ip", "AA", "--oop", "KK",
+              "--bets", bets])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--bets" in err and repr(bets) in err
