@@ -207,3 +207,42 @@ def test_full_exact_table():
         n_pairs = sum(1 for h in C.CLASS_COMBOS[hero] for v in C.CLASS_COMBOS[villain]
                       if not set(C.COMBO_CARDS[h].tolist()) & set(C.COMBO_CARDS[v].tolist()))
         assert table.samples[hero, villain] == n_pairs * E.BOARDS_PER_COMBO_PAIR
+
+
+_INTERRUPT_CHILD = r"""
+import sys
+import pokerlab.equity as E
+
+E.canonical_boards()
+kernel = E._exact_counts
+done = [0]
+
+def counted(keys, *args):
+    out = kernel(keys, *args)
+    done[0] += keys.size
+    print(f"boards {done[0]}", file=sys.stderr, flush=True)
+    return out
+
+E._exact_counts = counted
+E.exact_pair_counts()
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_interrupts_the_exact_table_between_blocks(tmp_path):
+    """Reliability #5: the exact table's parallel kernel is cut into blocks, so Ctrl-C (SIGINT) is
+    seen after the block running when it arrives: the build stops with KeyboardInterrupt and most
+    boards never swept (before, one kernel call swept every board first, then crashed)."""
+    import signal
+    import subprocess
+    import sys
+
+    total = E.canonical_boards()[0].size
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPT_CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()  # the first kernel call has returned
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=600)
+    swept = [int(line.split()[1]) for line in [first, *err.splitlines()] if line.startswith("boards ")]
+    assert "finished" not in out and max(swept) < total / 4, (first, err[-2000:])
+    assert "KeyboardInterrupt" in err and proc.returncode in (-signal.SIGINT, 1, 130), (proc.returncode, err[-2000:])
