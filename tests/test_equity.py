@@ -198,6 +198,9 @@ def test_full_exact_table():
     counts = E.exact_pair_counts()
     table = counts.to_table()
     assert np.array_equal(table.win, table.loss.T)
+    from pokerlab.equity_table import EXACT_TABLES_SHA256, table_digest  # Reliability #3: the pin is this table
+
+    assert table_digest(table.win, table.tie) == EXACT_TABLES_SHA256
     wins, ties, deals = E.exact_class_pair("AKo", "QJo")
     a, b = C.parse_class("AKo"), C.parse_class("QJo")
     assert table.samples[a, b] == deals
@@ -246,3 +249,38 @@ def test_ctrl_c_interrupts_the_exact_table_between_blocks(tmp_path):
     swept = [int(line.split()[1]) for line in [first, *err.splitlines()] if line.startswith("boards ")]
     assert "finished" not in out and max(swept) < total / 4, (first, err[-2000:])
     assert "KeyboardInterrupt" in err and proc.returncode in (-signal.SIGINT, 1, 130), (proc.returncode, err[-2000:])
+
+
+def _save_table(path, table, order=None):
+    order = np.arange(C.N_CLASSES) if order is None else order
+    np.savez(path, classes=np.array(C.CLASS_NAMES), win=table.win[order][:, order], tie=table.tie[order][:, order],
+             samples=table.samples[order][:, order])
+
+
+@pytest.mark.parametrize("a, b", [("AA", "72o"), ("AA", "KK"), ("KK", "22"), ("TT", "T9s")])
+def test_a_table_with_two_classes_swapped_is_refused(equity_table, tmp_path, a, b):
+    """Reliability #3: swapping AA and 72o (rows and columns) kept every consistency check true,
+    so AA 'lost' to most hands and the charts shipped; the loader now checks hand-strength facts."""
+    order = np.arange(C.N_CLASSES)
+    i, j = C.parse_class(a), C.parse_class(b)
+    order[i], order[j] = j, i
+    path = tmp_path / "swapped.npz"
+    _save_table(path, equity_table, order)
+    with pytest.raises(ValueError, match=r"swapped.npz: .* (beat|against)"):
+        E.load_equity_table(path)
+    _save_table(path, equity_table)
+    assert np.array_equal(E.load_equity_table(path).win, equity_table.win)
+
+
+def test_the_exact_tables_digest_is_pinned(equity_table, tmp_path):
+    """Reliability #3: in exact mode the release is made from the one exact table, whose content
+    digest is pinned; any other table (here a sampled one that passes the loader) is refused."""
+    from pokerlab.equity_table import EXACT_TABLES_SHA256, table_digest, verify_table
+
+    path = tmp_path / "equity_169.npz"
+    _save_table(path, equity_table)
+    assert table_digest(equity_table.win, equity_table.tie) != EXACT_TABLES_SHA256
+    with pytest.raises(ValueError, match="is not the exact table"):
+        verify_table(path, "exact")
+    record = verify_table(path, "sampled")
+    assert record["mode"] == "sampled" and record["tables_sha256"] == table_digest(equity_table.win, equity_table.tie)

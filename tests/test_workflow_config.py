@@ -137,3 +137,12 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode != 0
     assert "config solve.checkpoints: [1200, 400] must be strictly increasing" in out.stderr + out.stdout
+
+
+def test_the_release_depends_on_the_verified_equity_table():
+    """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",
+                          "config/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
+    assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"

@@ -39,3 +39,25 @@ rule equity_crosscheck:
         "logs/benchmarks/equity_crosscheck.tsv"
     script:
         "../scripts/equity_crosscheck.py"
+
+
+# What a release rests on (an input of the manifest): the table loads with its hand-strength
+# invariants and, in exact mode, is the exact table (its pinned digest). Seconds, unlike the
+# eval7 cross-check above (minutes), which stays in `all`.
+rule equity_verify:
+    input:
+        npz="results/equity/equity_169.npz",
+    output:
+        json="results/equity/verified.json",
+    params:
+        mode=config["equity"]["mode"],
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/equity_verify.py"
+
+
+localrules:
+    equity_verify,

@@ -84,7 +84,8 @@ def published_files(wildcards):
 
 rule manifest:
     input:
-        published_files,
+        published=published_files,
+        equity_verified="results/equity/verified.json",  # no release from an unverified table
     output:
         manifest="results/manifest.json",
         sums="results/SHA256SUMS",

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from pokerlab import __version__
-from pokerlab.equity_table import load_equity_table
+from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import atomic_path, check_writable, compact_json_bytes, write_bytes_atomic
 from pokerlab.preflop.payoffs import PostflopModel
@@ -238,10 +238,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
 
 def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
     """SHA-256 of the float64 bytes of the win and tie tables (which tables a solve used)."""
-    digest = hashlib.sha256()
-    for table in (win, tie):
-        digest.update(np.ascontiguousarray(table, dtype=np.float64).tobytes())
-    return digest.hexdigest()
+    return table_digest(win, tie)
 
 
 def result_bytes(result: dict[str, Any]) -> bytes:
