@@ -146,3 +146,30 @@ def test_the_release_depends_on_the_verified_equity_table():
     assert out.returncode == 0, out.stderr[-2000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
     assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"
+
+
+def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(tmp_path):
+    """Reliability #11: with a corrupt table newer than the results, every solve job was re-run, so
+    Snakemake deleted every result.json before the jobs failed; the message did not say how to rebuild."""
+    import os
+    import time
+
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"equity": {"mode": "sampled", "samples": 100},
+                                                     "sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}))
+    result = tmp_path / "results/solves/cash/2max/5bb/result.json"
+    result.parent.mkdir(parents=True)
+    result.write_text('{"status": "shipped"}\n')
+    table = tmp_path / "results/equity/equity_169.npz"
+    table.parent.mkdir(parents=True)
+    table.write_bytes(b"PK\x03\x04 truncated")
+    later = time.time() + 60
+    os.utime(table, (later, later))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "release", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert out.returncode != 0
+    assert result.read_text() == '{"status": "shipped"}\n'
+    message = out.stderr + out.stdout
+    assert "equity table results/equity/equity_169.npz: unreadable" in message and "delete it and re-run" in message

@@ -120,7 +120,7 @@ def save_equity_table(counts: PairCounts, npz_path: str | os.PathLike, parquet_p
 # passed the eval7 cross-check of config/config.yaml's 15 pairs with every gap 0 (6.9e-15 pp); the
 # slow test test_full_exact_table rebuilds it and checks this digest.
 EXACT_TABLES_SHA256 = "afa90fce13f5bb02a7e12fa6598838a4715fcdd34c7a85ded6017e83698c5672"
-REBUILD_HINT = "rebuild it: delete the file and re-run, or add --forcerun equity_table to the snakemake command"
+REBUILD_HINT = "delete it and re-run to rebuild it (rule equity_table)"
 # Facts of hold'em any table must show, with room for sampling error: AA beats every other class,
 # and every pair beats every lower pair, each by at least STRONG_EDGE in equity (the closest are
 # near 0.80). A table with two classes swapped, or built in another class order, breaks them.
@@ -165,6 +165,14 @@ def verify_table(path: str | os.PathLike, mode: str) -> dict[str, str]:
     return {"mode": mode, "tables_sha256": digest, "checked_by": check}
 
 
+def check_existing_table(path: str | os.PathLike) -> None:
+    """At workflow load, before any job: if the table exists it must load. A damaged table that is
+    newer than the results would otherwise make Snakemake re-run every job that reads it, deleting
+    each job's outputs (every ``result.json``) before the job fails on the table."""
+    if Path(path).exists():
+        load_equity_table(path)
+
+
 def load_equity_table(path: str | os.PathLike) -> EquityTable:
     """Read ``equity_169.npz``; raise ``ValueError`` naming the file if it is missing or malformed."""
     path = Path(path)
@@ -175,17 +183,20 @@ def load_equity_table(path: str | os.PathLike) -> EquityTable:
             classes = tuple(str(x) for x in data["classes"])
             win, tie, samples = data["win"], data["tie"], data["samples"]
     except Exception as exc:  # zip, key or dtype errors all mean a bad file
-        raise ValueError(f"equity table {path}: unreadable ({exc})") from exc
+        raise ValueError(f"equity table {path}: unreadable ({exc}); {REBUILD_HINT}") from None
     if classes != C.CLASS_NAMES:
-        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order")
+        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order; {REBUILD_HINT}")
     for name, arr in (("win", win), ("tie", tie), ("samples", samples)):
         if arr.shape != (C.N_CLASSES, C.N_CLASSES):
-            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169)")
+            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169); {REBUILD_HINT}")
+    if not all(np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating)
+               for arr in (win, tie, samples)):
+        raise ValueError(f"equity table {path}: 'win', 'tie' and 'samples' must be real numbers; {REBUILD_HINT}")
     if not (np.all(np.isfinite(win)) and np.all(np.isfinite(tie))):
-        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value")
+        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value; {REBUILD_HINT}")
     if win.min() < 0 or tie.min() < 0 or (win + tie).max() > 1 + 1e-12:
-        raise ValueError(f"equity table {path}: probabilities outside [0, 1]")
+        raise ValueError(f"equity table {path}: probabilities outside [0, 1]; {REBUILD_HINT}")
     if not np.allclose(win, (1.0 - win - tie).T, atol=1e-12, rtol=0):
-        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]")
+        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]; {REBUILD_HINT}")
     _check_strength_order(path, win, tie, samples)
     return EquityTable(classes, win.astype(np.float64), tie.astype(np.float64), samples.astype(np.int64))

@@ -1,5 +1,11 @@
 # Stage 1: the 169x169 preflop equity table and its exact cross-check.
 
+from pokerlab.equity_table import check_existing_table
+
+# A damaged table stops the workflow here, naming it and how to rebuild it, before any job could
+# delete outputs that depend on it.
+check_existing_table("results/equity/equity_169.npz")
+
 
 rule equity_table:
     output:
