@@ -214,3 +214,26 @@ def test_sheet_numbers_are_plain_decimals(tmp_path, column, cell):
     path.write_text("\t".join(cells) + "\n" + "\t".join(cells.values()) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape(f"line 2: {column} {cell!r}")):
         load_spots(path)
+
+
+@pytest.mark.slow
+def test_a_one_spot_chart_is_moved_out_of_the_published_folders_by_the_next_release(tmp_path):
+    """Reliability #4, through the workflow: the README's one-spot command after a release left a
+    chart the manifest does not list, and `pokerlab audit` failed the release; `release` now moves
+    it to results/unpublished/ without touching the manifest."""
+    from pokerlab.manifest import audit
+
+    work = tiny_workdir(tmp_path / "w")
+    out = run_release(work, 2)
+    assert out.returncode == 0, out.stderr[-3000:]
+    manifest = (work / "results/manifest.json").read_bytes()
+    adhoc = subprocess.run(SNAKEMAKE + ["--cores", "2", "results/charts/cash/2max/8bb.json", "--configfile", "tiny.yaml"],
+                           capture_output=True, text=True, cwd=work, timeout=900)
+    assert adhoc.returncode == 0, adhoc.stderr[-3000:]
+    assert [p.path for p in audit(work / "results/manifest.json")[0]] == ["charts/cash/2max/8bb.json"]
+    again = run_release(work, 2)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "moved charts/cash/2max/8bb.json to unpublished/charts/cash/2max/8bb.json" in again.stderr
+    assert audit(work / "results/manifest.json")[0] == []
+    assert (work / "results/manifest.json").read_bytes() == manifest
+    assert (work / "results/unpublished/charts/cash/2max/8bb.json").is_file()

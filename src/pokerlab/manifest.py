@@ -20,6 +20,8 @@ import importlib.metadata
 import json
 import os
 import platform
+import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -196,6 +198,46 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
     return problems, len(listed)
 
 
+UNPUBLISHED_DIR = "unpublished"
+
+
+def _move_aside(root: Path, manifest: dict[str, Any]) -> list[str]:
+    """Move every file (or symlink) in the published folders that ``manifest`` does not list to
+    ``root/unpublished/`` under the same relative path, remove the folders this empties, and say
+    so on stderr; return the moved paths (relative to ``root``)."""
+    listed = {entry["path"] for entry in manifest["files"]}
+    moved = []
+    for folder in manifest["published_dirs"]:
+        top = root / folder
+        for dirpath, dirnames, filenames in os.walk(top, topdown=False):
+            links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+            for name in sorted([*filenames, *links]):
+                path = Path(dirpath) / name
+                rel = _relative(path, root)
+                if rel in listed or any(p.startswith(rel + "/") for p in listed):
+                    continue
+                target = root / UNPUBLISHED_DIR / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                os.replace(path, target)
+                moved.append(rel)
+                print(f"release: moved {rel} to {UNPUBLISHED_DIR}/{rel} (not in this release)", file=sys.stderr)
+            if Path(dirpath) != top and not os.path.islink(dirpath) and not os.listdir(dirpath):
+                os.rmdir(dirpath)
+    return sorted(moved)
+
+
+def prune_published(manifest_path: str | os.PathLike = "results/manifest.json") -> list[str]:
+    """Keep the published folders equal to an existing release: move what ``manifest.json`` does not
+    list (e.g. a chart made by a one-spot run after the release) to ``unpublished/``. The manifest and
+    ``SHA256SUMS`` are not touched. Returns the moved paths."""
+    manifest_path = Path(manifest_path)
+    manifest = read_json(manifest_path, "manifest")
+    _check_manifest_shape(manifest, manifest_path)
+    return _move_aside(manifest_path.parent, manifest)
+
+
 def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike], published_dirs: Iterable[str],
                     config: dict[str, Any], charts_dir: str = "charts") -> dict[str, Any]:
     """Build and write the manifest of ``files``; the input digests of every chart (the
@@ -218,5 +260,6 @@ def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike],
         for dirpath, _, _ in os.walk(root / folder):
             for tmp in temporaries(dirpath):
                 tmp.unlink()
+    _move_aside(root, manifest)
     write_release(root, manifest)
     return manifest
