@@ -4,7 +4,7 @@ input files and dumps, and spots sheets. Whatever the text, a parser returns a v
 no other exception escapes, and nothing hangs (each example has a deadline).
 
 The examples are derandomised (the same ones every run) and capped so that the whole file stays
-within the fast suite's budget (about 30 s on 2 cores); set ``HYPOTHESIS_PROFILE=fuzz-long`` for a
+within the fast suite's budget (about 25 s on 2 cores); set ``HYPOTHESIS_PROFILE=fuzz-long`` for a
 longer, randomised search."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ DATA = Path(__file__).parent / "data" / "postflop"
 RIVER_INPUT = (DATA / "river_input.txt").read_text()
 RIVER_DUMP = json.loads((DATA / "texassolver_river_dump.json").read_text())
 
-settings.register_profile("fuzz", max_examples=150, derandomize=True, database=None,
+settings.register_profile("fuzz", max_examples=300, derandomize=True, database=None,
                           deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("fuzz-long", max_examples=5000, derandomize=False, database=None,
                           deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
