@@ -38,12 +38,15 @@ settings.register_profile("fuzz-long", max_examples=5000, derandomize=False, dat
 FUZZ = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "fuzz"))
 
 
-def _only_value_error(call, *args):
-    """Run ``call``; a ``ValueError`` is a clean refusal, anything else fails the test."""
+def _only_value_error(call, *args, names=None):
+    """Run ``call``; a ``ValueError`` is a clean refusal (one line, naming ``names`` if given: the
+    file), anything else fails the test."""
     try:
         return call(*args)
     except ValueError as exc:
-        assert str(exc).strip(), "an error must say something"
+        message = str(exc)
+        assert message.strip() and "\n" not in message.strip(), f"one line expected: {message!r}"
+        assert names is None or names in message, f"{names} not named in {message!r}"
         return None
 
 
@@ -107,13 +110,25 @@ def test_texassolver_input_raises_only_value_error(lines, on_top_of_a_valid_file
     _only_value_error(parse_texassolver_input, text)
 
 
+NUMERIC_COMMANDS = ["set_pot", "set_effective_stack", "set_allin_threshold", "set_raise_limit", "set_accuracy",
+                    "set_max_iteration"]
+numbers = st.one_of(st.sampled_from(["inf", "-inf", "nan", "1e400", "-0", "1_0", "0x10", "\u0663"]),
+                    st.floats().map(repr), st.integers(-10**30, 10**30).map(str))
+
+
+@FUZZ
+@given(st.sampled_from(NUMERIC_COMMANDS), numbers)
+def test_one_numeric_setting_raises_only_value_error(command, value):
+    _only_value_error(parse_texassolver_input, f"{RIVER_INPUT}{command} {value}\n")
+
+
 @FUZZ
 @given(st.binary(max_size=64))
 def test_texassolver_input_file_of_any_bytes_raises_only_value_error(data):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "input.txt"
         path.write_bytes(data)
-        _only_value_error(read_texassolver_input, path)
+        _only_value_error(read_texassolver_input, path, names=str(path))
 
 
 # --- TexasSolver dumps -------------------------------------------------------------------------
@@ -171,7 +186,7 @@ def test_a_texassolver_dump_file_of_anything_raises_only_value_error(river_spot,
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "dump.json"
         path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
-        dump = _only_value_error(read_texassolver_dump, path)
+        dump = _only_value_error(read_texassolver_dump, path, names=str(path))
         if dump is not None:
             _only_value_error(texassolver_result, dump, river_spot)
 
@@ -194,7 +209,7 @@ def test_spots_sheet_raises_only_value_error(valid_header, columns, rows, newlin
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "spots.tsv"
         path.write_text(text, encoding="utf-8")
-        sheet = _only_value_error(load_spots, path)
+        sheet = _only_value_error(load_spots, path, names="spots.tsv")
     if sheet is not None:
         assert len(sheet) == sum(1 for row in rows if "".join(row).split("#", 1)[0].strip())
         assert sheet["depth"].gt(1).all() and sheet["seats"].between(2, 9).all()
@@ -206,4 +221,4 @@ def test_spots_sheet_of_any_bytes_raises_only_value_error(data):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "spots.tsv"
         path.write_bytes(data)
-        _only_value_error(load_spots, path)
+        _only_value_error(load_spots, path, names="spots.tsv")
