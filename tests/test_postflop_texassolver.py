@@ -144,3 +144,14 @@ def test_texassolver_counts_must_be_whole_numbers(command, value):
     lineno = text.count("\n")
     with pytest.raises(ValueError, match=f"line {lineno}: {command} expects a whole number >= 0, got '{value}'"):
         parse_texassolver_input(text)
+
+
+@pytest.mark.parametrize("probs", [[1e308, 0.0, 0.0], [0.5, 0.5], [-0.5, 1.0, 0.5], [0.5, 0.5, 0.5], ["a", 1, 0]])
+def test_a_dumped_strategy_must_be_probabilities(probs):
+    """Found by the fuzz suite: 1e308 was cast to float32 infinity and read out as a strategy."""
+    spot = read_texassolver_input(DATA / "river_input.txt").spot
+    dump = json.loads((DATA / "texassolver_river_dump.json").read_text())
+    combo = next(iter(dump["strategy"]["strategy"]))
+    dump["strategy"]["strategy"][combo] = probs
+    with pytest.raises(ValueError, match=f"the strategy of {combo}"):
+        texassolver_result(dump, spot)

@@ -196,7 +196,14 @@ def _load_dump(solver: PostflopSolver, dump: dict, node: int, dealt: tuple[int, 
     for i, combo in enumerate(hands):
         probs = table.get(COMBO_IDS[combo])
         if probs is not None:
-            strategy[:, i] = np.asarray(probs, dtype=np.float64)[column]
+            try:
+                row = np.asarray(probs, dtype=np.float64)
+            except (TypeError, ValueError):
+                row = np.full(0, np.nan)
+            if row.shape != (len(ours),) or not (np.all(row >= 0) and np.all(row <= 1) and abs(row.sum() - 1) <= 1e-4):
+                raise ValueError(f"TexasSolver dump: at {where} the strategy of {COMBO_IDS[combo]} is {probs!r}, "
+                                 f"expected {len(ours)} probabilities summing to 1")
+            strategy[:, i] = row[column]
     solver.set_average_strategy(node, dealt, strategy)
     children = dump.get("childrens", {})
     for child, label in zip(tree.children(node), ours):
