@@ -198,6 +198,9 @@ def test_full_exact_table():
     counts = E.exact_pair_counts()
     table = counts.to_table()
     assert np.array_equal(table.win, table.loss.T)
+    from pokerlab.equity_table import EXACT_TABLES_SHA256, table_digest  # Reliability #3: the pin is this table
+
+    assert table_digest(table.win, table.tie) == EXACT_TABLES_SHA256
     wins, ties, deals = E.exact_class_pair("AKo", "QJo")
     a, b = C.parse_class("AKo"), C.parse_class("QJo")
     assert table.samples[a, b] == deals
@@ -207,3 +210,77 @@ def test_full_exact_table():
         n_pairs = sum(1 for h in C.CLASS_COMBOS[hero] for v in C.CLASS_COMBOS[villain]
                       if not set(C.COMBO_CARDS[h].tolist()) & set(C.COMBO_CARDS[v].tolist()))
         assert table.samples[hero, villain] == n_pairs * E.BOARDS_PER_COMBO_PAIR
+
+
+_INTERRUPT_CHILD = r"""
+import sys
+import pokerlab.equity as E
+
+E.canonical_boards()
+kernel = E._exact_counts
+done = [0]
+
+def counted(keys, *args):
+    out = kernel(keys, *args)
+    done[0] += keys.size
+    print(f"boards {done[0]}", file=sys.stderr, flush=True)
+    return out
+
+E._exact_counts = counted
+E.exact_pair_counts()
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_interrupts_the_exact_table_between_blocks(tmp_path):
+    """Reliability #5: the exact table's parallel kernel is cut into blocks, so Ctrl-C (SIGINT) is
+    seen after the block running when it arrives: the build stops with KeyboardInterrupt and most
+    boards never swept (before, one kernel call swept every board first, then crashed)."""
+    import signal
+    import subprocess
+    import sys
+
+    total = E.canonical_boards()[0].size
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPT_CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()  # the first kernel call has returned
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=600)
+    swept = [int(line.split()[1]) for line in [first, *err.splitlines()] if line.startswith("boards ")]
+    assert "finished" not in out and max(swept) < total / 4, (first, err[-2000:])
+    assert "KeyboardInterrupt" in err and proc.returncode in (-signal.SIGINT, 1, 130), (proc.returncode, err[-2000:])
+
+
+def _save_table(path, table, order=None):
+    order = np.arange(C.N_CLASSES) if order is None else order
+    np.savez(path, classes=np.array(C.CLASS_NAMES), win=table.win[order][:, order], tie=table.tie[order][:, order],
+             samples=table.samples[order][:, order])
+
+
+@pytest.mark.parametrize("a, b", [("AA", "72o"), ("AA", "KK"), ("KK", "22"), ("TT", "T9s")])
+def test_a_table_with_two_classes_swapped_is_refused(equity_table, tmp_path, a, b):
+    """Reliability #3: swapping AA and 72o (rows and columns) kept every consistency check true,
+    so AA 'lost' to most hands and the charts shipped; the loader now checks hand-strength facts."""
+    order = np.arange(C.N_CLASSES)
+    i, j = C.parse_class(a), C.parse_class(b)
+    order[i], order[j] = j, i
+    path = tmp_path / "swapped.npz"
+    _save_table(path, equity_table, order)
+    with pytest.raises(ValueError, match=r"swapped.npz: .* (beat|against)"):
+        E.load_equity_table(path)
+    _save_table(path, equity_table)
+    assert np.array_equal(E.load_equity_table(path).win, equity_table.win)
+
+
+def test_the_exact_tables_digest_is_pinned(equity_table, tmp_path):
+    """Reliability #3: in exact mode the release is made from the one exact table, whose content
+    digest is pinned; any other table (here a sampled one that passes the loader) is refused."""
+    from pokerlab.equity_table import EXACT_TABLES_SHA256, table_digest, verify_table
+
+    path = tmp_path / "equity_169.npz"
+    _save_table(path, equity_table)
+    assert table_digest(equity_table.win, equity_table.tie) != EXACT_TABLES_SHA256
+    with pytest.raises(ValueError, match="is not the exact table"):
+        verify_table(path, "exact")
+    record = verify_table(path, "sampled")
+    assert record["mode"] == "sampled" and record["tables_sha256"] == table_digest(equity_table.win, equity_table.tie)

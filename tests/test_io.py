@@ -65,3 +65,45 @@ def test_readers_name_the_file_and_what_it_is(tmp_path):
         io.read_yaml(bad_yaml, "sizing file")
     with pytest.raises(ValueError, match="payouts file .*nowhere.yaml: cannot be read"):
         io.read_yaml(tmp_path / "nowhere.yaml", "payouts file")
+
+
+def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path):
+    """Reliability #12: a hard kill between mkstemp and the rename left '.NAME.XXXXXXXX.tmp' beside
+    the target forever; the next atomic write of that target removes it (and only such files)."""
+    import os
+    import time
+
+    from pokerlab.io import write_json_atomic
+
+    stale = tmp_path / ".result.json.k3v_9x2a.tmp"
+    stale.write_text("half a result")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    live = tmp_path / ".result.json.abcdefgh.tmp"  # a writer that started after this process did
+    live.write_text("being written")
+    future = time.time() + 3600
+    os.utime(live, (future, future))
+    keep = [tmp_path / ".result.json.tmp", tmp_path / ".other.json.k3v_9x2a.tmp", tmp_path / "notes.tmp"]
+    for path in keep:
+        path.write_text("not ours")
+        os.utime(path, (old, old))
+    write_json_atomic(tmp_path / "result.json", {"a": 1})
+    assert not stale.exists()
+    assert live.exists() and all(p.exists() for p in keep)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["result.json", live.name, *(p.name for p in keep)])
+
+
+def test_a_release_clears_temporaries_from_its_published_folders(tmp_path):
+    """Reliability #12: the manifest step removes temporaries of pokerlab's naming from the published
+    folders (every writer of a published file has finished by then), so the audit passes."""
+    from pokerlab.manifest import audit, publish_release
+
+    chart = tmp_path / "charts" / "cash" / "2max" / "10bb.json"
+    chart.parent.mkdir(parents=True)
+    chart.write_text('{"inputs": {}}')
+    leftover = chart.parent / ".20bb.json.ab_12345.tmp"
+    leftover.write_text("killed mid-write")
+    publish_release(tmp_path, [chart], ["charts"], {})
+    assert not leftover.exists()
+    assert audit(tmp_path / "manifest.json")[0] == []

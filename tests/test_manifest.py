@@ -118,3 +118,49 @@ def test_a_file_outside_the_published_folders_is_refused(tmp_path):
     (tmp_path / "solves" / "r.json").write_text("{}")
     with pytest.raises(ValueError, match="solves/r.json"):
         build_manifest(tmp_path, [tmp_path / "solves" / "r.json"], ["charts"], {}, packages=PACKAGES)
+
+
+def test_an_extra_symlinked_folder_is_reported(release, tmp_path, capsys):
+    """Reliability #13: os.walk does not enter a symlinked folder, so its files were never seen."""
+    root, _ = release
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "old.json").write_text("{}")
+    (root / "charts" / "cash" / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "charts" / "empty_link").symlink_to(tmp_path / "missing_target")
+    problems, _ = audit(root / "manifest.json")
+    assert [(p.kind, p.path) for p in problems] == [("extra", "charts/cash/linked"), ("extra", "charts/empty_link")]
+    assert main(["audit", str(root / "manifest.json")]) == 1
+    assert "EXTRA    charts/cash/linked" in capsys.readouterr().out
+
+
+def test_a_release_moves_aside_what_it_does_not_list(tmp_path, capsys):
+    """Reliability #4: charts of a larger sheet or of a one-spot run stayed in the published folders,
+    and the audit failed a correct release; the release now moves them to unpublished/ and says so."""
+    from pokerlab.manifest import prune_published, publish_release
+
+    root = tmp_path / "results"
+    keep = root / "charts" / "cash" / "2max" / "10bb.json"
+    stale = [root / "charts" / "cash" / "6max" / "100bb.json", root / "viewer" / "cash" / "6max" / "100bb.html"]
+    for path in [keep, *stale]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text('{"inputs": {}}' if path.suffix == ".json" else "<html>")
+    (root / "solves").mkdir()
+    (root / "solves" / "result.json").write_text("{}")  # not a published folder: untouched
+    publish_release(root, [keep], ["charts", "viewer"], {})
+    for path in stale:
+        moved = root / "unpublished" / path.relative_to(root)
+        assert not path.exists() and moved.read_text() == ('{"inputs": {}}' if path.suffix == ".json" else "<html>")
+    assert not (root / "charts" / "cash" / "6max").exists()  # emptied folders go too
+    assert (root / "solves" / "result.json").exists() and keep.exists()
+    err = capsys.readouterr().err
+    assert "moved charts/cash/6max/100bb.json to unpublished/charts/cash/6max/100bb.json" in err
+    assert audit(root / "manifest.json")[0] == []
+    # a one-spot run after the release: `release` prunes again from the manifest, without rewriting it
+    adhoc = root / "charts" / "mtt" / "2max" / "20bb.json"
+    adhoc.parent.mkdir(parents=True)
+    adhoc.write_text("{}")
+    assert [p.path for p in audit(root / "manifest.json")[0]] == ["charts/mtt/2max/20bb.json"]
+    before = (root / "manifest.json").read_bytes()
+    assert prune_published(root / "manifest.json") == ["charts/mtt/2max/20bb.json"]
+    assert audit(root / "manifest.json")[0] == [] and (root / "manifest.json").read_bytes() == before

@@ -134,3 +134,24 @@ def test_cli_reads_out_a_texassolver_dump(capsys):
     assert record["players"]["ip"]["range_ev"] == pytest.approx(derived["players"]["ip"]["range_ev_share_of_pot"], abs=1e-5)
     assert main(args[:1] + args[3:]) == 2
     assert "needs the --texassolver-input" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["set_max_iteration", "set_raise_limit"])
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e400", "2.5", "-3"])
+def test_texassolver_counts_must_be_whole_numbers(command, value):
+    """Reliability #7: an infinite, NaN, fractional or negative count is a clear error, not OverflowError."""
+    text = (DATA / "river_input.txt").read_text() + f"{command} {value}\n"
+    lineno = text.count("\n")
+    with pytest.raises(ValueError, match=f"line {lineno}: {command} expects a whole number >= 0, got '{value}'"):
+        parse_texassolver_input(text)
+
+
+@pytest.mark.parametrize("probs", [[1e308, 0.0, 0.0], [0.5, 0.5], [-0.5, 1.0, 0.5], [0.5, 0.5, 0.5], ["a", 1, 0]])
+def test_a_dumped_strategy_must_be_probabilities(probs):
+    """Found by the fuzz suite: 1e308 was cast to float32 infinity and read out as a strategy."""
+    spot = read_texassolver_input(DATA / "river_input.txt").spot
+    dump = json.loads((DATA / "texassolver_river_dump.json").read_text())
+    combo = next(iter(dump["strategy"]["strategy"]))
+    dump["strategy"]["strategy"][combo] = probs
+    with pytest.raises(ValueError, match=f"the strategy of {combo}"):
+        texassolver_result(dump, spot)

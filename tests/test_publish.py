@@ -183,3 +183,21 @@ def test_a_published_node_reads_back_as_a_range(shipped, tmp_path):
         Range.from_chart(chart, "XYZ", "R")
     with pytest.raises(ValueError, match="action 'Q' is not taken"):
         Range.from_chart(chart, "", "Q")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "empty", "list", "no_status"])
+def test_a_damaged_result_is_named_with_how_to_resolve(shipped, tmp_path, damage):
+    """Reliability #9: a truncated result.json names the file and says how to re-solve it."""
+    from pokerlab.publish import write_outcome
+
+    data = shipped[1].read_bytes()
+    path = tmp_path / "cash" / "3max" / "15bb" / "result.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes({"truncate": data[: len(data) // 2], "empty": b"", "list": b"[1]\n",
+                      "no_status": b'{"spot": {}}\n'}[damage])
+    for write in (lambda: write_outcome(path, tmp_path / "outcome.json"), lambda: write_chart(path, tmp_path / "c.json")):
+        with pytest.raises(ValueError) as info:
+            write()
+        message = str(info.value)
+        assert str(path) in message and "delete it" in message and "\n" not in message
+    assert not (tmp_path / "outcome.json").exists() and not (tmp_path / "c.json").exists()

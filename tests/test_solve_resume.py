@@ -48,3 +48,53 @@ def test_state_serves_rules():
     assert not _state_serves(1200, history, (400,), 0.001)  # ends behind the state
     assert _state_serves(1200, history, (5000,), 0.001)  # nothing measured yet under this schedule
     assert _state_serves(1000, history[:1], (400, 1200), 0.001)  # mid-way between checkpoints
+
+
+def _damage(state, how):
+    import io
+    import zipfile
+
+    import numpy as np
+
+    data = state.read_bytes()
+    if how == "truncated":
+        state.write_bytes(data[: len(data) // 2])
+    elif how == "empty":
+        state.write_bytes(b"")
+    elif how == "random":
+        state.write_bytes(np.random.default_rng(3).bytes(len(data)))
+    elif how in ("incomplete", "bad_history", "bad_shape"):
+        with np.load(state) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        if how == "incomplete":
+            arrays.pop(sorted(k for k in arrays if k.startswith("regrets_"))[-1])
+        elif how == "bad_history":
+            arrays["history"] = np.array("[{not json")
+        else:
+            name = sorted(k for k in arrays if k.startswith("strategy_sum_"))[-1]
+            arrays[name] = np.zeros(3)
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        state.write_bytes(buffer.getvalue())
+    elif how == "not_npz_zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as z:
+            z.writestr("fingerprint.npy", b"garbage")
+        state.write_bytes(buffer.getvalue())
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "random", "incomplete", "bad_history", "bad_shape", "not_npz_zip"])
+def test_an_unreadable_state_starts_the_solve_over_with_a_warning(equity_table, tmp_path, how):
+    """Reliability #2: a truncated, empty, random or incomplete solver_state.npz is treated like a
+    state of another solve (fresh start, same bytes), with a warning naming its path."""
+    state = tmp_path / "solver_state.npz"
+    _solve(equity_table, (10, 25), 0.0, state=state)
+    _damage(state, how)
+    seen: list[int] = []
+    with pytest.warns(UserWarning, match=f"solver state {state}: unreadable"):
+        again = _solve(equity_table, (10, 25), 0.0, state=state, seen=seen)
+    assert min(seen) == 5  # started over
+    assert result_bytes(again) == result_bytes(_solve(equity_table, (10, 25), 0.0))
+    resumed: list[int] = []
+    _solve(equity_table, (10, 25, 30), 0.0, state=state, seen=resumed)  # the rewritten state is good again
+    assert min(resumed) > 25

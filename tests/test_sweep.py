@@ -182,3 +182,58 @@ def test_release_is_byte_identical_on_1_and_2_cores_and_after_a_kill_mid_solve(t
         assert subprocess.run(["sha256sum", "--quiet", "-c", "SHA256SUMS"], cwd=b / "results").returncode == 0
     summary = pd.read_csv(b / "results/summary.csv")
     assert list(summary["status"]) == ["shipped", "shipped"]
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("", "spots sheet spots.tsv: empty file, expected a header line"),
+        ("# only a comment\n\n", "spots sheet spots.tsv: empty file, expected a header line"),
+        ("format\tseats\tdepth\ncash\t2\t10\t7\n", "spots sheet spots.tsv line 2: 4 cells, the header has 3"),
+        ("format\tseats\tdepth\n# note\ncash\t2\t10\nmtt\t2\n", "spots sheet spots.tsv line 4: 2 cells, the header has 3"),
+    ],
+)
+def test_sheet_shape_errors_name_the_sheet_and_line(tmp_path, text, fragment):
+    """Reliability #10: a 0-byte sheet and a row with a cell too many or too few name the sheet and
+    its line (pandas gave EmptyDataError, or took the first column as the index and blamed 'format')."""
+    path = tmp_path / "spots.tsv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=re.escape(fragment)):
+        load_spots(path)
+
+
+@pytest.mark.parametrize("column, cell", [("depth", "1_0"), ("depth", "1e1"), ("depth", " 10"), ("seats", "٣"),
+                                          ("mem_mb", "1_000"), ("runtime", "٣"), ("bar_coefficient", "1_0"),
+                                          ("checkpoints", "4_00"), ("depth", "0x10"), ("bar_coefficient", "infinity")])
+def test_sheet_numbers_are_plain_decimals(tmp_path, column, cell):
+    """Accepted quietly before: Python's float() and isdigit() take '1_0', '1e1', Arabic-Indic digits."""
+    cells = {"format": "cash", "seats": "2", "depth": "10", "mem_mb": "", "runtime": "", "bar_coefficient": "",
+             "checkpoints": ""}
+    cells[column] = cell
+    path = tmp_path / "spots.tsv"
+    path.write_text("\t".join(cells) + "\n" + "\t".join(cells.values()) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(f"line 2: {column} {cell!r}")):
+        load_spots(path)
+
+
+@pytest.mark.slow
+def test_a_one_spot_chart_is_moved_out_of_the_published_folders_by_the_next_release(tmp_path):
+    """Reliability #4, through the workflow: the README's one-spot command after a release left a
+    chart the manifest does not list, and `pokerlab audit` failed the release; `release` now moves
+    it to results/unpublished/ without touching the manifest."""
+    from pokerlab.manifest import audit
+
+    work = tiny_workdir(tmp_path / "w")
+    out = run_release(work, 2)
+    assert out.returncode == 0, out.stderr[-3000:]
+    manifest = (work / "results/manifest.json").read_bytes()
+    adhoc = subprocess.run(SNAKEMAKE + ["--cores", "2", "results/charts/cash/2max/8bb.json", "--configfile", "tiny.yaml"],
+                           capture_output=True, text=True, cwd=work, timeout=900)
+    assert adhoc.returncode == 0, adhoc.stderr[-3000:]
+    assert [p.path for p in audit(work / "results/manifest.json")[0]] == ["charts/cash/2max/8bb.json"]
+    again = run_release(work, 2)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "moved charts/cash/2max/8bb.json to unpublished/charts/cash/2max/8bb.json" in again.stderr
+    assert audit(work / "results/manifest.json")[0] == []
+    assert (work / "results/manifest.json").read_bytes() == manifest
+    assert (work / "results/unpublished/charts/cash/2max/8bb.json").is_file()

@@ -61,6 +61,8 @@ def parse_cards(text: str) -> list[int]:
 
     Raises ``ValueError`` for a bad token or a card given twice.
     """
+    if not isinstance(text, str):
+        raise ValueError(f"bad cards {text!r}: expected text such as 'QsJh2h'")
     compact = "".join(ch for ch in text if not ch.isspace() and ch != ",")
     if len(compact) % 2:
         raise ValueError(f"bad cards {text!r}: expected pairs of rank and suit characters")

@@ -98,6 +98,21 @@ def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_cou
     return out
 
 
+INTERRUPT_BLOCKS = 64  # the parallel work is cut into this many kernel calls (see _blocks)
+
+
+def _blocks(n: int, n_blocks: int = INTERRUPT_BLOCKS) -> list[tuple[int, int]]:
+    """``[lo, hi)`` ranges cutting ``n`` items into at most ``n_blocks`` near-equal blocks.
+
+    A long Numba ``prange`` kernel cannot be interrupted: Python sees Ctrl-C only when the
+    kernel returns (the exact table ignored it for its whole run and then crashed in the
+    parallel runtime). Calling the kernel once per block returns to Python between blocks, so
+    ``KeyboardInterrupt`` is raised there, within one block's time, and the process exits
+    cleanly with nothing written."""
+    n_blocks = max(1, min(n_blocks, n))
+    return [(b * n // n_blocks, (b + 1) * n // n_blocks) for b in range(n_blocks)]
+
+
 def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = None) -> PairCounts:
     """Sampled win/tie/loss counts for the given unordered pair indices (default: all 14,365).
 
@@ -109,9 +124,10 @@ def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = No
     if not 0 <= int(seed) < 2**64:
         raise ValueError(f"equity.seed must be in [0, 2^64), got {seed!r}")
     ids = np.arange(N_CLASS_PAIRS, dtype=np.int64) if pair_ids is None else np.asarray(pair_ids, dtype=np.int64)
-    wt = _sample_pairs(
-        ids, PAIR_HERO, PAIR_VILLAIN, int(samples), np.uint64(seed), _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT, CARD_BITS
-    )
+    wt = np.zeros((ids.size, 2), dtype=np.int64)
+    for lo, hi in _blocks(ids.size):  # Ctrl-C is seen between blocks, outside the parallel kernel
+        wt[lo:hi] = _sample_pairs(ids[lo:hi], PAIR_HERO, PAIR_VILLAIN, int(samples), np.uint64(seed),
+                                  _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT, CARD_BITS)
     wins, ties = wt[:, 0].copy(), wt[:, 1].copy()
     return PairCounts(wins, ties, int(samples) - wins - ties)
 
@@ -244,11 +260,16 @@ def exact_pair_counts(board_keys: np.ndarray | None = None, board_weights: np.nd
     """
     if board_keys is None:
         board_keys, board_weights = canonical_boards()
-    n_chunks = max(1, min(4 * get_num_threads(), board_keys.size))
-    win, tie = _exact_counts(
-        np.ascontiguousarray(board_keys, dtype=np.uint64), np.ascontiguousarray(board_weights, dtype=np.int64),
-        n_chunks, C.COMBO_CARDS.astype(np.int64), C.COMBO_CLASS.astype(np.int64), CARD_BITS,
-    )
+    keys = np.ascontiguousarray(board_keys, dtype=np.uint64)
+    weights = np.ascontiguousarray(board_weights, dtype=np.int64)
+    combo_cards, combo_class = C.COMBO_CARDS.astype(np.int64), C.COMBO_CLASS.astype(np.int64)
+    win = np.zeros((C.N_CLASSES, C.N_CLASSES), dtype=np.int64)
+    tie = np.zeros((C.N_CLASSES, C.N_CLASSES), dtype=np.int64)
+    for lo, hi in _blocks(keys.size):  # integer counts: the sum does not depend on the blocks
+        n_chunks = max(1, min(4 * get_num_threads(), hi - lo))
+        block_win, block_tie = _exact_counts(keys[lo:hi], weights[lo:hi], n_chunks, combo_cards, combo_class, CARD_BITS)
+        win += block_win
+        tie += block_tie
     total = win + tie + win.T  # every deal is a win for one side or a tie
     a, b = PAIR_HERO, PAIR_VILLAIN
     return PairCounts(win[a, b].copy(), tie[a, b].copy(), (total - win - tie)[a, b].copy())

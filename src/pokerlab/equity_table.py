@@ -5,6 +5,7 @@ table without importing the evaluator and the builders' kernels.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +116,63 @@ def save_equity_table(counts: PairCounts, npz_path: str | os.PathLike, parquet_p
         pq.write_table(arrow, tmp, compression="zstd", write_statistics=False)
 
 
+# SHA-256 of the exact table's float64 win then tie arrays (:func:`table_digest`). That table
+# passed the eval7 cross-check of config/config.yaml's 15 pairs with every gap 0 (6.9e-15 pp); the
+# slow test test_full_exact_table rebuilds it and checks this digest.
+EXACT_TABLES_SHA256 = "afa90fce13f5bb02a7e12fa6598838a4715fcdd34c7a85ded6017e83698c5672"
+REBUILD_HINT = "delete it and re-run to rebuild it (rule equity_table)"
+# Facts of hold'em any table must show, with room for sampling error: AA beats every other class,
+# and every pair beats every lower pair, each by at least STRONG_EDGE in equity (the closest are
+# near 0.80). A table with two classes swapped, or built in another class order, breaks them.
+STRONG_EDGE = 0.70
+_Z = 6.0  # sampling-error allowance: 6 standard errors of a cell (at most 0.5 / sqrt(samples))
+
+
+def table_digest(win: np.ndarray, tie: np.ndarray) -> str:
+    """SHA-256 of the float64 bytes of the win and tie tables (the tables' content, not the file)."""
+    digest = hashlib.sha256()
+    for table in (win, tie):
+        digest.update(np.ascontiguousarray(table, dtype=np.float64).tobytes())
+    return digest.hexdigest()
+
+
+def _check_strength_order(path: Path, win: np.ndarray, tie: np.ndarray, samples: np.ndarray) -> None:
+    """``ValueError`` naming the first class pair whose equity contradicts :data:`STRONG_EDGE`."""
+    equity = win + tie / 2
+    allowance = _Z * 0.5 / np.sqrt(np.maximum(samples, 1))
+    aa = C.CLASS_INDEX["AA"]
+    pairs = [C.CLASS_INDEX[r + r] for r in C.GRID_RANKS]  # AA, KK, ... 22
+    checks = [(aa, v) for v in range(C.N_CLASSES) if v != aa]
+    checks += [(hi, lo) for i, hi in enumerate(pairs) for lo in pairs[i + 1:]]
+    for hero, villain in checks:
+        if equity[hero, villain] < STRONG_EDGE - allowance[hero, villain]:
+            raise ValueError(
+                f"equity table {path}: {C.CLASS_NAMES[hero]} has equity {equity[hero, villain]:.3f} against "
+                f"{C.CLASS_NAMES[villain]}, but must beat it (at least {STRONG_EDGE}): classes are swapped or the "
+                f"table is damaged; {REBUILD_HINT}")
+
+
+def verify_table(path: str | os.PathLike, mode: str) -> dict[str, str]:
+    """What the release rests on: the table loads (with its invariants) and, in ``exact`` mode, is
+    the exact table itself (:data:`EXACT_TABLES_SHA256`). Returns a small record for the release."""
+    table = load_equity_table(path)
+    digest = table_digest(table.win, table.tie)
+    if mode == "exact" and digest != EXACT_TABLES_SHA256:
+        raise ValueError(f"equity table {path}: tables digest {digest[:16]}... is not the exact table's "
+                         f"{EXACT_TABLES_SHA256[:16]}... (equity.mode is exact); {REBUILD_HINT}")
+    check = ("the exact table's pinned digest" if mode == "exact"
+             else "the loader's invariants only (a sampled table; results/equity/crosscheck.csv gives its gaps)")
+    return {"mode": mode, "tables_sha256": digest, "checked_by": check}
+
+
+def check_existing_table(path: str | os.PathLike) -> None:
+    """At workflow load, before any job: if the table exists it must load. A damaged table that is
+    newer than the results would otherwise make Snakemake re-run every job that reads it, deleting
+    each job's outputs (every ``result.json``) before the job fails on the table."""
+    if Path(path).exists():
+        load_equity_table(path)
+
+
 def load_equity_table(path: str | os.PathLike) -> EquityTable:
     """Read ``equity_169.npz``; raise ``ValueError`` naming the file if it is missing or malformed."""
     path = Path(path)
@@ -125,16 +183,20 @@ def load_equity_table(path: str | os.PathLike) -> EquityTable:
             classes = tuple(str(x) for x in data["classes"])
             win, tie, samples = data["win"], data["tie"], data["samples"]
     except Exception as exc:  # zip, key or dtype errors all mean a bad file
-        raise ValueError(f"equity table {path}: unreadable ({exc})") from exc
+        raise ValueError(f"equity table {path}: unreadable ({exc}); {REBUILD_HINT}") from None
     if classes != C.CLASS_NAMES:
-        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order")
+        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order; {REBUILD_HINT}")
     for name, arr in (("win", win), ("tie", tie), ("samples", samples)):
         if arr.shape != (C.N_CLASSES, C.N_CLASSES):
-            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169)")
+            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169); {REBUILD_HINT}")
+    if not all(np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating)
+               for arr in (win, tie, samples)):
+        raise ValueError(f"equity table {path}: 'win', 'tie' and 'samples' must be real numbers; {REBUILD_HINT}")
     if not (np.all(np.isfinite(win)) and np.all(np.isfinite(tie))):
-        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value")
+        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value; {REBUILD_HINT}")
     if win.min() < 0 or tie.min() < 0 or (win + tie).max() > 1 + 1e-12:
-        raise ValueError(f"equity table {path}: probabilities outside [0, 1]")
+        raise ValueError(f"equity table {path}: probabilities outside [0, 1]; {REBUILD_HINT}")
     if not np.allclose(win, (1.0 - win - tie).T, atol=1e-12, rtol=0):
-        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]")
+        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]; {REBUILD_HINT}")
+    _check_strength_order(path, win, tie, samples)
     return EquityTable(classes, win.astype(np.float64), tie.astype(np.float64), samples.astype(np.int64))

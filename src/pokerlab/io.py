@@ -10,7 +10,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,11 +20,46 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+_STARTED = time.time()
+# The temporaries atomic_path makes: mkstemp's '.{name}.' + 8 characters of [a-z0-9_] + '.tmp'
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp")
+
+
+def temporaries(folder: str | os.PathLike, name: str | None = None) -> list[Path]:
+    """The temporaries of :func:`atomic_path`'s naming in ``folder`` (only those for the target
+    ``name`` if given), sorted."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    found = []
+    for entry in folder.iterdir():
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match and (name is None or match["name"] == name) and not entry.is_dir():
+            found.append(entry)
+    return sorted(found)
+
+
+def remove_stale_temporaries(path: str | os.PathLike) -> list[Path]:
+    """Remove the temporaries left beside ``path`` by a writer killed before its rename: those of
+    this target last modified before this process started (a writer that is still running has
+    touched its file since). Returns what was removed."""
+    dest = Path(path)
+    removed = []
+    for tmp in temporaries(dest.parent, dest.name):
+        with contextlib.suppress(OSError):
+            if tmp.lstat().st_mtime < _STARTED:
+                tmp.unlink()
+                removed.append(tmp)
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds."""
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only if the block succeeds.
+    Stale temporaries of the same target (a writer killed mid-write) are removed first."""
     dest = Path(path)
     dest.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(dest)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     os.close(fd)
     tmp_path = Path(tmp)
@@ -71,6 +108,35 @@ def write_sha256sums(path: str | os.PathLike, files: list[str | os.PathLike], ro
     root = Path(root)
     lines = sorted(f"{sha256_file(f)}  {Path(f).resolve().relative_to(root.resolve()).as_posix()}\n" for f in files)
     write_bytes_atomic(path, "".join(lines).encode("ascii"))
+
+
+def read_text(path: str | os.PathLike, what: str) -> str:
+    """A text file's content; ``ValueError`` naming ``what`` and the file if it is missing, a
+    folder, unreadable or not UTF-8 text."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{what} {path}: {'is a folder, not a file' if path.is_dir() else 'does not exist'}")
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {path}: not a text file") from None
+    except OSError as exc:
+        raise ValueError(f"{what} {path}: cannot be read ({exc.strerror})") from None
+
+
+def check_writable(path: str | os.PathLike, what: str) -> None:
+    """Fail early (``ValueError`` naming ``what`` and the path) if ``path`` cannot be written:
+    its folder cannot be created or a file cannot be created in it. Nothing is left behind."""
+    dest = Path(path)
+    if dest.is_dir():
+        raise ValueError(f"{what} {dest}: cannot be written (it is a folder)")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise ValueError(f"{what} {dest}: cannot be written ({exc.strerror or exc})") from None
 
 
 def read_json(path: str | os.PathLike, what: str) -> Any:

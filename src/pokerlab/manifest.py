@@ -20,11 +20,14 @@ import importlib.metadata
 import json
 import os
 import platform
+import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from pokerlab.io import read_json, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.preflop.spot import spot_name
+from pokerlab.io import read_json, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -116,6 +119,29 @@ def _read_sums(path: Path) -> dict[str, str]:
     return sums
 
 
+_MANIFEST_KEYS = {"format": str, "published_dirs": list, "files": list, "config": dict, "config_sha256": str}
+_ENTRY_KEYS = {"path": str, "bytes": int, "sha256": str}
+
+
+def _check_manifest_shape(manifest: Any, path: Path) -> None:
+    """``ValueError`` naming the manifest file and the first key that is missing or of the wrong type."""
+    if not isinstance(manifest, dict):
+        raise ValueError(f"manifest {path}: expected a JSON object, got a JSON {type(manifest).__name__}")
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise ValueError(f"manifest {path}: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
+    for key, kind in _MANIFEST_KEYS.items():
+        if key not in manifest:
+            raise ValueError(f"manifest {path}: missing key {key!r}")
+        if not isinstance(manifest[key], kind):
+            raise ValueError(f"manifest {path}: {key!r} must be a JSON {kind.__name__}")
+    for i, entry in enumerate(manifest["files"]):
+        if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) for k, t in _ENTRY_KEYS.items()):
+            raise ValueError(f"manifest {path}: files[{i}] must be an object with 'path' (text), 'bytes' (integer) "
+                             f"and 'sha256' (text)")
+    if not all(isinstance(d, str) for d in manifest["published_dirs"]):
+        raise ValueError(f"manifest {path}: 'published_dirs' must be a list of folder names")
+
+
 def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[list[Problem], int]:
     """Recompute every digest of a release; return (problems, number of files checked).
 
@@ -125,8 +151,7 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
     """
     manifest_path = Path(manifest_path)
     manifest = read_json(manifest_path, "manifest")
-    if manifest.get("format") != MANIFEST_FORMAT:
-        raise ValueError(f"manifest: format {manifest.get('format')!r} is not {MANIFEST_FORMAT!r}")
+    _check_manifest_shape(manifest, manifest_path)
     root = manifest_path.parent
     problems: list[Problem] = []
     if config_sha256(manifest["config"]) != manifest["config_sha256"]:
@@ -158,13 +183,59 @@ def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[l
                 problems.append(Problem("mismatch", name, f"{SUMS_NAME} disagrees with "
                                         f"{'the file' if name == MANIFEST_NAME else 'the manifest'}"))
     for folder in manifest["published_dirs"]:
-        for dirpath, _, filenames in os.walk(root / folder):
+        for dirpath, dirnames, filenames in os.walk(root / folder):
+            for name in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+                # os.walk does not enter a symlinked folder: unless the manifest lists files through
+                # it (checked above), the link itself is what is extra
+                rel = _relative(Path(dirpath) / name, root)
+                if not any(path.startswith(rel + "/") for path in listed):
+                    problems.append(Problem("extra", rel, "a symlinked folder in a published folder"))
             for name in filenames:
                 rel = _relative(Path(dirpath) / name, root)
                 if rel not in listed:
                     problems.append(Problem("extra", rel, "in a published folder, not in the manifest"))
     problems.sort(key=lambda p: (p.path, p.kind))
     return problems, len(listed)
+
+
+UNPUBLISHED_DIR = "unpublished"
+
+
+def _move_aside(root: Path, manifest: dict[str, Any]) -> list[str]:
+    """Move every file (or symlink) in the published folders that ``manifest`` does not list to
+    ``root/unpublished/`` under the same relative path, remove the folders this empties, and say
+    so on stderr; return the moved paths (relative to ``root``)."""
+    listed = {entry["path"] for entry in manifest["files"]}
+    moved = []
+    for folder in manifest["published_dirs"]:
+        top = root / folder
+        for dirpath, dirnames, filenames in os.walk(top, topdown=False):
+            links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+            for name in sorted([*filenames, *links]):
+                path = Path(dirpath) / name
+                rel = _relative(path, root)
+                if rel in listed or any(p.startswith(rel + "/") for p in listed):
+                    continue
+                target = root / UNPUBLISHED_DIR / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                os.replace(path, target)
+                moved.append(rel)
+                print(f"release: moved {rel} to {UNPUBLISHED_DIR}/{rel} (not in this release)", file=sys.stderr)
+            if Path(dirpath) != top and not os.path.islink(dirpath) and not os.listdir(dirpath):
+                os.rmdir(dirpath)
+    return sorted(moved)
+
+
+def prune_published(manifest_path: str | os.PathLike = "results/manifest.json") -> list[str]:
+    """Keep the published folders equal to an existing release: move what ``manifest.json`` does not
+    list (e.g. a chart made by a one-spot run after the release) to ``unpublished/``. The manifest and
+    ``SHA256SUMS`` are not touched. Returns the moved paths."""
+    manifest_path = Path(manifest_path)
+    manifest = read_json(manifest_path, "manifest")
+    _check_manifest_shape(manifest, manifest_path)
+    return _move_aside(manifest_path.parent, manifest)
 
 
 def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike], published_dirs: Iterable[str],
@@ -177,7 +248,18 @@ def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike],
     for f in files:
         rel = _relative(f, root)
         if rel.startswith(charts_dir + "/") and rel.endswith(".json"):
-            chart_inputs[rel] = json.loads(Path(f).read_text())["inputs"]
+            chart = json.loads(Path(f).read_text())
+            spot = chart.get("spot", {})
+            if "depth_bb" in spot:  # a chart must sit at its own spot's name, or the release mixes spots
+                expected = f"{charts_dir}/{spot_name(spot['format'], spot['seats'], spot['depth_bb'])}.json"
+                if rel != expected:
+                    raise ValueError(f"chart {rel}: holds the spot {expected}, not the one its path names")
+            chart_inputs[rel] = chart["inputs"]
     manifest = build_manifest(root, files, published_dirs, config, chart_inputs)
+    for folder in manifest["published_dirs"]:  # every writer of a published file has finished by now
+        for dirpath, _, _ in os.walk(root / folder):
+            for tmp in temporaries(dirpath):
+                tmp.unlink()
+    _move_aside(root, manifest)
     write_release(root, manifest)
     return manifest

@@ -32,7 +32,7 @@ from typing import Any
 
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
-from pokerlab.io import compact_json_bytes, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.io import compact_json_bytes, read_json, sha256_file, write_bytes_atomic, write_json_atomic
 from pokerlab.preflop.spot import spot_name
 
 # Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
@@ -147,9 +147,29 @@ def spot_outcome(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+RESULT_KEYS = ("spot", "status", "iterations", "exploitability_bb", "exploitability_per_seat", "bar_bb",
+               "model_share", "tier_shares", "tree")
+
+
+def read_result(result_path: str | os.PathLike) -> dict[str, Any]:
+    """A solve's ``result.json``; ``ValueError`` naming the file and how to re-solve the spot if it
+    is damaged (truncated, not JSON, or without a result's keys). The workflow cannot heal such a
+    file by itself: it exists, so Snakemake does not re-run the solve that wrote it."""
+    path = Path(result_path)
+    heal = (f"delete it and re-run to solve the spot again (its solver_state.npz, if any, resumes the solve)")
+    try:
+        result = read_json(path, "result")
+    except ValueError as exc:
+        raise ValueError(f"{exc}; {heal}") from None
+    if not isinstance(result, dict) or any(k not in result for k in RESULT_KEYS):
+        missing = [k for k in RESULT_KEYS if not isinstance(result, dict) or k not in result]
+        raise ValueError(f"result: {path} is not a solve result (missing {', '.join(missing)}); {heal}")
+    return result
+
+
 def write_outcome(result_path: str | os.PathLike, out_path: str | os.PathLike) -> dict[str, Any]:
     """Read ``result.json``, write its outcome row as canonical JSON; return it."""
-    outcome = spot_outcome(json.loads(Path(result_path).read_text()))
+    outcome = spot_outcome(read_result(result_path))
     write_json_atomic(out_path, outcome)
     return outcome
 
@@ -158,7 +178,7 @@ def write_chart(result_path: str | os.PathLike, out_path: str | os.PathLike,
                 schema_path: str | os.PathLike | None = None) -> dict[str, Any]:
     """Make the chart document of ``result.json``, validate it against the schema and write it
     (compact canonical JSON, ASCII, trailing newline) atomically."""
-    doc = chart_document(json.loads(Path(result_path).read_text()), sha256_file(result_path))
+    doc = chart_document(read_result(result_path), sha256_file(result_path))
     validate_chart(doc, load_schema(schema_path))
     write_bytes_atomic(out_path, compact_json_bytes(doc))  # compact canonical JSON, as result.json
     return doc

@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
 
-from pokerlab.io import atomic_path
-from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, spot_name
+from pokerlab.io import atomic_path, read_text
+from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, depth_label, spot_name
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
@@ -50,6 +51,11 @@ def full_sweep() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(SHEET_COLUMNS))
 
 
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")  # the depth wildcard's pattern: no sign, exponent or '_'
+_REAL = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
 def _override(column: str, text: str, where: str):
     """One override cell parsed to its value (``None`` for an empty cell)."""
     text = text.strip()
@@ -57,58 +63,72 @@ def _override(column: str, text: str, where: str):
         return None
     if column == "checkpoints":
         parts = text.split(",")
-        if not all(p.strip().isdigit() for p in parts):
+        if not all(_WHOLE.fullmatch(p.strip()) for p in parts):
             raise ValueError(f"{where}: checkpoints {text!r} must be comma-separated iteration counts, e.g. 400,1200,3000")
         counts = [int(p) for p in parts]
         if counts[0] < 1 or counts != sorted(set(counts)):
             raise ValueError(f"{where}: checkpoints {text!r} must be strictly increasing positive integers")
         return ",".join(map(str, counts))
     if column == "bar_coefficient":
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
+        value = float(text) if _REAL.fullmatch(text) else math.nan
         if not math.isfinite(value) or value < 0:
             raise ValueError(f"{where}: bar_coefficient {text!r} must be a number >= 0 (bb)")
         return value
-    if not text.isdigit() or int(text) < 1:  # mem_mb, runtime
+    if not _WHOLE.fullmatch(text) or int(text) < 1:  # mem_mb, runtime
         unit = "megabytes" if column == "mem_mb" else "minutes"
         raise ValueError(f"{where}: {column} {text!r} must be a positive whole number of {unit}")
     return int(text)
 
 
+def _sheet_lines(path: Path) -> list[tuple[int, list[str]]]:
+    """(line number, tab-separated cells) of every line that is not blank or a comment (``#`` to
+    the end of the line is ignored)."""
+    text = read_text(path, "spots sheet")
+    rows = []
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        line = line.split("#", 1)[0]
+        if line.strip():
+            rows.append((number, line.split("\t")))
+    return rows
+
+
 def load_spots(path: str | os.PathLike) -> pd.DataFrame:
-    """Read and check a spots sheet; ``ValueError`` names the bad row, column and value.
+    """Read and check a spots sheet; ``ValueError`` names the sheet, the bad line, column and value.
 
     Returns the columns ``format``, ``seats``, ``depth`` and every override column (missing
     where the sheet leaves a cell empty or has no such column)."""
     path = Path(path)
-    try:
-        sheet = pd.read_csv(path, sep="\t", dtype=str, comment="#", keep_default_na=False)
-    except (OSError, pd.errors.ParserError) as exc:
-        raise ValueError(f"spots sheet {path}: cannot be read ({exc})") from None
-    columns = tuple(sheet.columns)
+    lines = _sheet_lines(path)
+    if not lines:
+        raise ValueError(f"spots sheet {path.name}: empty file, expected a header line {'<tab>'.join(SHEET_COLUMNS)}")
+    columns = tuple(lines[0][1])
     extra = columns[len(SHEET_COLUMNS):]
     if columns[:len(SHEET_COLUMNS)] != SHEET_COLUMNS or not set(extra) <= set(OVERRIDE_COLUMNS) or len(set(extra)) < len(extra):
         raise ValueError(f"spots sheet {path.name}: columns {list(columns)} must be {list(SHEET_COLUMNS)}, "
                          f"then optionally any of {list(OVERRIDE_COLUMNS)}")
-    if sheet.empty:
+    if len(lines) == 1:
         raise ValueError(f"spots sheet {path.name}: no spots")
     rows = []
-    for i, row in enumerate(sheet.itertuples(index=False), start=2):  # line 1 is the header
-        fmt, seats, depth = row[:3]
-        where = f"spots sheet {path.name} line {i}"
+    for number, cells_list in lines[1:]:
+        where = f"spots sheet {path.name} line {number}"
+        if len(cells_list) != len(columns):
+            raise ValueError(f"{where}: {len(cells_list)} cells, the header has {len(columns)} ({'<tab>'.join(columns)})")
+        fmt, seats, depth = cells_list[:3]
         if fmt not in KNOWN_FORMATS:
             raise ValueError(f"{where}: format {fmt!r} is not one of {list(KNOWN_FORMATS)}")
-        if not seats.isdigit() or not MIN_SEATS <= int(seats) <= MAX_SEATS:
+        if not _WHOLE.fullmatch(seats) or not MIN_SEATS <= int(seats) <= MAX_SEATS:
             raise ValueError(f"{where}: seats {seats!r} is not a table size {MIN_SEATS}..{MAX_SEATS}")
-        try:
-            depth_bb = float(depth)
-        except ValueError:
-            raise ValueError(f"{where}: depth {depth!r} is not a number of big blinds") from None
-        if not math.isfinite(depth_bb) or depth_bb <= 1:
+        if not _DECIMAL.fullmatch(depth):
+            raise ValueError(f"{where}: depth {depth!r} is not a number of big blinds (digits, optionally a "
+                             f"decimal point and more digits)")
+        depth_bb = float(depth)
+        if depth_bb <= 1:
             raise ValueError(f"{where}: depth {depth!r} must exceed the 1bb big blind")
-        cells = dict(zip(extra, row[3:]))
+        try:
+            depth_label(depth_bb)
+        except ValueError as exc:
+            raise ValueError(f"{where}: depth {depth!r}: {str(exc).removeprefix('depth: ')}") from None
+        cells = dict(zip(extra, cells_list[3:]))
         rows.append((fmt, int(seats), depth_bb,
                      *(_override(c, cells[c], where) if c in cells else None for c in OVERRIDE_COLUMNS)))
     out = pd.DataFrame(rows, columns=[*SHEET_COLUMNS, *OVERRIDE_COLUMNS], dtype=object)

@@ -2,8 +2,12 @@
 
 import json
 
-from pokerlab.preflop.spot import spot_name
+from pokerlab.preflop.spot import depth_label, spot_name
 from pokerlab.sweep import load_spots, sheet_overrides, solve_resources, solve_settings
+from pokerlab.workflow_config import check_config
+
+# What the schema cannot say (a depth whose file name is another depth, ...), before any job.
+check_config(config)
 
 # The spots sheet: one row per spot of the sweep, with optional per-spot overrides.
 SPOTS = load_spots(config["sweep"]["spots"])

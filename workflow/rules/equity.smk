@@ -1,5 +1,11 @@
 # Stage 1: the 169x169 preflop equity table and its exact cross-check.
 
+from pokerlab.equity_table import check_existing_table
+
+# A damaged table stops the workflow here, naming it and how to rebuild it, before any job could
+# delete outputs that depend on it.
+check_existing_table("results/equity/equity_169.npz")
+
 
 rule equity_table:
     output:
@@ -39,3 +45,25 @@ rule equity_crosscheck:
         "logs/benchmarks/equity_crosscheck.tsv"
     script:
         "../scripts/equity_crosscheck.py"
+
+
+# What a release rests on (an input of the manifest): the table loads with its hand-strength
+# invariants and, in exact mode, is the exact table (its pinned digest). Seconds, unlike the
+# eval7 cross-check above (minutes), which stays in `all`.
+rule equity_verify:
+    input:
+        npz="results/equity/equity_169.npz",
+    output:
+        json="results/equity/verified.json",
+    params:
+        mode=config["equity"]["mode"],
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/equity_verify.py"
+
+
+localrules:
+    equity_verify,

@@ -6,7 +6,7 @@ def pushfold_headsup_paths():
     """JSON and heatmaps of every heads-up depth listed under pushfold.headsup.depths."""
     out = []
     for depth in config["pushfold"]["headsup"]["depths"]:
-        stem = f"results/pushfold/hu/{float(depth):g}bb"
+        stem = f"results/pushfold/hu/{depth_label(depth)}bb"
         out += [f"{stem}.json", f"{stem}_sb_shove.png", f"{stem}_bb_call.png"]
     return out
 
@@ -67,4 +67,4 @@ rule pushfold:
 
 rule pushfold_fourmax:
     input:
-        [f"results/pushfold/4max/{float(d):g}bb.json" for d in config["pushfold"]["fourmax"]["depths"]],
+        [f"results/pushfold/4max/{depth_label(d)}bb.json" for d in config["pushfold"]["fourmax"]["depths"]],

@@ -7,7 +7,7 @@
 def solve_result_paths():
     """result.json of every spot listed under solve.spots in the config."""
     return [
-        f"results/solves/{s['format']}/{s['seats']}max/{float(s['depth']):g}bb/result.json"
+        f"results/solves/{spot_name(s['format'], s['seats'], s['depth'])}/result.json"
         for s in config["solve"]["spots"]
     ]
 

@@ -4,5 +4,5 @@ from pathlib import Path
 
 from pokerlab.manifest import publish_release
 
-publish_release(Path(snakemake.output.manifest).parent, snakemake.input, snakemake.params.published_dirs,  # noqa: F821
+publish_release(Path(snakemake.output.manifest).parent, snakemake.input.published, snakemake.params.published_dirs,  # noqa: F821
                 snakemake.params.config)  # noqa: F821

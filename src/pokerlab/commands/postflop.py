@@ -14,7 +14,6 @@ new directory ``DIR``, for ``pokerlab serve``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -76,7 +75,7 @@ def _spot_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pokerlab.io import dumps_json
     from pokerlab.postflop.solver import solve_spot
-    from pokerlab.postflop.texassolver import read_texassolver_input, texassolver_result
+    from pokerlab.postflop.texassolver import read_texassolver_dump, read_texassolver_input, texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
     if args.pack and args.texassolver_dump:
@@ -99,8 +98,11 @@ def run(args: argparse.Namespace) -> int:
     if args.pack:
         result = _solve_to_pack(args, spot, accuracy, max_iterations, progress)
     elif args.texassolver_dump:
-        with open(args.texassolver_dump) as fh:
-            result = texassolver_result(json.load(fh), spot)
+        dump = read_texassolver_dump(args.texassolver_dump)
+        try:
+            result = texassolver_result(dump, spot)
+        except ValueError as exc:
+            raise ValueError(f"{args.texassolver_dump}: {exc}") from None
     else:
         result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
                             threads=args.threads)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from pokerlab.cards import card_str
 from pokerlab.ranges import Range
+from pokerlab.ranges.range import as_cards
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +25,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not args.notation.strip():
+        raise ValueError("empty range notation: give at least one item, e.g. \"TT+,AQs+,AKo\" (or 'random')")
+    if args.board and args.dead:
+        shared = set(as_cards(args.board)) & set(as_cards(args.dead))
+        if shared:
+            raise ValueError(f"--dead {args.dead}: {''.join(card_str(c) for c in sorted(shared))} also on --board {args.board}")
     r = Range.parse(args.notation)
     if args.board:
         r = r.condition_on_board(args.board)

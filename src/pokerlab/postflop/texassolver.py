@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.cards import COMBO_IDS, card_str, parse_card, parse_cards
+from pokerlab.io import read_json, read_text
 from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES, BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.result import PostflopResult
 from pokerlab.postflop.solver import PostflopSolver
@@ -65,6 +66,13 @@ def _number(command: str, text: str, lineno: int) -> float:
         return float(text)
     except ValueError:
         raise ValueError(f"TexasSolver input line {lineno}: {command} expects a number, got {text!r}") from None
+
+
+def _count(command: str, text: str, lineno: int) -> int:
+    value = _number(command, text, lineno)
+    if not (value >= 0 and value == value // 1 and value < 2**31):  # NaN, inf, fractions, negatives
+        raise ValueError(f"TexasSolver input line {lineno}: {command} expects a whole number >= 0, got {text!r}")
+    return int(value)
 
 
 def parse_texassolver_input(text: str) -> TexasSolverInput:
@@ -104,11 +112,11 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
         elif command == "set_allin_threshold":
             threshold = _number(command, arg, lineno)
         elif command == "set_raise_limit":
-            raise_limit = int(_number(command, arg, lineno))
+            raise_limit = _count(command, arg, lineno)
         elif command == "set_accuracy":
             accuracy = _number(command, arg, lineno)
         elif command == "set_max_iteration":
-            max_iterations = int(_number(command, arg, lineno))
+            max_iterations = _count(command, arg, lineno)
         elif command not in _IGNORED:
             raise ValueError(f"TexasSolver input line {lineno}: unknown command {command!r}")
     for name, value in (("set_pot", pot), ("set_effective_stack", stack), ("set_board", board),
@@ -133,8 +141,24 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
 
 
 def read_texassolver_input(path: str | Path) -> TexasSolverInput:
-    """:func:`parse_texassolver_input` of a file."""
-    return parse_texassolver_input(Path(path).read_text())
+    """:func:`parse_texassolver_input` of a file; errors name the file."""
+    text = read_text(path, "TexasSolver input")
+    try:
+        return parse_texassolver_input(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def read_texassolver_dump(path: str | Path) -> dict:
+    """A TexasSolver ``dump_result`` file: a JSON object with the root node's ``node_type``."""
+    dump = read_json(path, "TexasSolver dump")
+    if not isinstance(dump, dict):
+        raise ValueError(f"TexasSolver dump {path}: expected a JSON object (dump_result's root node), "
+                         f"got a JSON {type(dump).__name__}")
+    if "node_type" not in dump:
+        raise ValueError(f"TexasSolver dump {path}: the root has no 'node_type' (expected dump_result's "
+                         f"root node with 'node_type', 'player', 'actions', 'strategy' and 'childrens')")
+    return dump
 
 
 def _action_key(label: str) -> tuple[str, float]:
@@ -172,7 +196,14 @@ def _load_dump(solver: PostflopSolver, dump: dict, node: int, dealt: tuple[int, 
     for i, combo in enumerate(hands):
         probs = table.get(COMBO_IDS[combo])
         if probs is not None:
-            strategy[:, i] = np.asarray(probs, dtype=np.float64)[column]
+            try:
+                row = np.asarray(probs, dtype=np.float64)
+            except (TypeError, ValueError):
+                row = np.full(0, np.nan)
+            if row.shape != (len(ours),) or not (np.all(row >= 0) and np.all(row <= 1) and abs(row.sum() - 1) <= 1e-4):
+                raise ValueError(f"TexasSolver dump: at {where} the strategy of {COMBO_IDS[combo]} is {probs!r}, "
+                                 f"expected {len(ours)} probabilities summing to 1")
+            strategy[:, i] = row[column]
     solver.set_average_strategy(node, dealt, strategy)
     children = dump.get("childrens", {})
     for child, label in zip(tree.children(node), ours):
@@ -189,8 +220,13 @@ def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seco
     ``spot`` must describe the tree TexasSolver solved (read it with
     :func:`read_texassolver_input`); a node whose actions differ is an error.
     """
+    if not isinstance(dump, dict):
+        raise ValueError(f"TexasSolver dump: expected a JSON object, got {type(dump).__name__}")
     solver = PostflopSolver(spot, isomorphism=False)  # read every dealt card's own strategy
-    _load_dump(solver, dump, 0, ())
+    try:
+        _load_dump(solver, dump, 0, ())
+    except (AttributeError, TypeError, KeyError, IndexError) as exc:  # a node of the wrong shape
+        raise ValueError(f"TexasSolver dump: a node is not shaped like dump_result's ({type(exc).__name__}: {exc})") from None
     result = solver.result()
     result.solver, result.iterations, result.seconds = "texassolver", iterations, seconds
     return result

@@ -24,6 +24,7 @@ import hashlib
 import json
 import math
 import os
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -31,9 +32,9 @@ from typing import Any, Callable
 import numpy as np
 
 from pokerlab import __version__
-from pokerlab.equity_table import load_equity_table
+from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
-from pokerlab.io import atomic_path, compact_json_bytes, write_bytes_atomic
+from pokerlab.io import atomic_path, check_writable, compact_json_bytes, write_bytes_atomic
 from pokerlab.preflop.payoffs import PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.solver import Solver
@@ -147,15 +148,29 @@ def _state_serves(iteration: int, history: list[dict], checkpoints: tuple[int, .
 
 def _load_state(path: Path, solver: Solver, fingerprint: str, checkpoints: tuple[int, ...], bar: float) -> list[dict] | None:
     """Restore a saved state into ``solver``; None (and nothing restored) if it is for another
-    solve or cannot continue this schedule (:func:`_state_serves`)."""
-    with np.load(path) as data:
-        if str(data["fingerprint"]) != fingerprint:
-            return None
-        history = json.loads(str(data["history"]))
-        if not _state_serves(int(data["iteration"]), history, checkpoints, bar):
-            return None
-        solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
-        return history
+    solve or cannot continue this schedule (:func:`_state_serves`), or if it cannot be read
+    (truncated, empty, not an ``.npz``, a key missing or of the wrong shape): then a warning names
+    the file and the solve starts over, as for another solve's state."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            stored = data["fingerprint"]
+            if not isinstance(stored, np.ndarray):  # a zip member that is not an .npy array
+                raise ValueError("'fingerprint' is not an array")
+            if str(stored) != fingerprint:
+                return None
+            history = json.loads(str(data["history"]))
+            iteration = int(data["iteration"])
+            if not (isinstance(history, list) and all(isinstance(h, dict) and isinstance(h.get("iterations"), int)
+                                                      and isinstance(h.get("exploitability_bb"), float) for h in history)):
+                raise ValueError("history is not a list of measurements")
+            if not _state_serves(iteration, history, checkpoints, bar):
+                return None
+            solver.load_state({k: data[k] for k in data.files if k not in ("fingerprint", "history")})
+            return history
+    except Exception as exc:  # noqa: BLE001 - any unreadable state means: start over
+        warnings.warn(f"solver state {path}: unreadable ({type(exc).__name__}: {exc}); starting the solve over",
+                      stacklevel=2)
+        return None
 
 
 def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
@@ -245,10 +260,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
 
 def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
     """SHA-256 of the float64 bytes of the win and tie tables (which tables a solve used)."""
-    digest = hashlib.sha256()
-    for table in (win, tie):
-        digest.update(np.ascontiguousarray(table, dtype=np.float64).tobytes())
-    return digest.hexdigest()
+    return table_digest(win, tie)
 
 
 def result_bytes(result: dict[str, Any]) -> bytes:
@@ -263,7 +275,11 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
                        payouts_path: str | os.PathLike | None = None) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
     default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` atomically (the
-    rule and the command line both come here). Inputs are checked first."""
+    rule and the command line both come here). Inputs, and that the outputs can be written, are
+    checked first."""
+    check_writable(result_path, "result")
+    if state_path is not None:
+        check_writable(state_path, "solver state")
     sizing = load_sizing(sizing_path)
     payouts = load_payouts(payouts_path)
     table = load_equity_table(table_path)

@@ -424,13 +424,20 @@ class Solver:
     def load_state(self, state: dict[str, np.ndarray]) -> None:
         """Restore :meth:`state` output; current strategies and reaches are recomputed from the
         regrets exactly as the uninterrupted solve computed them."""
+        loaded = []  # everything is read and checked before anything is replaced
         for seat, groups in enumerate(self.groups):
             for g in groups:
                 k = g.children.shape[1]
                 for name in ("regrets", "strategy_sum"):
-                    array = np.asarray(state[f"{name}_{seat}_{k}"], dtype=np.float64)
+                    key = f"{name}_{seat}_{k}"
+                    if key not in state:
+                        raise ValueError(f"solver state: {key} is missing")
+                    array = np.asarray(state[key], dtype=np.float64)
                     if array.shape != getattr(g, name).shape:
-                        raise ValueError(f"solver state {name}_{seat}_{k}: shape {array.shape} does not match the tree")
-                    setattr(g, name, array.copy())
-        self.iteration = int(state["iteration"])
+                        raise ValueError(f"solver state {key}: shape {array.shape} does not match the tree")
+                    loaded.append((g, name, array.copy()))
+        iteration = int(state["iteration"])
+        for g, name, array in loaded:
+            setattr(g, name, array)
+        self.iteration = iteration
         self._refresh_all()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -43,9 +44,24 @@ SIZING_FIELDS = ("raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller
 DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[3] / "config" / "sizing.yaml"
 
 
+_DEPTH_LABEL = re.compile(r"[0-9]+(\.[0-9]+)?")  # the workflow's {depth} wildcard
+
+
+def depth_label(depth: float) -> str:
+    """``100`` for 100bb: the depth as it appears in file names (``{depth:g}``). ``ValueError`` if
+    that name does not read back as exactly this depth (more than 6 significant digits, or an
+    exponent the ``{depth}`` wildcard cannot match): the spot would be solved, published or looked
+    up under another depth's name."""
+    label = f"{float(depth):g}"
+    if not _DEPTH_LABEL.fullmatch(label) or float(label) != float(depth):
+        raise ValueError(f"depth: {depth!r}bb would be named {label}bb, which is not the same depth; give at most "
+                         f"6 significant digits and no exponent (e.g. 12.3457, 100, 250)")
+    return label
+
+
 def spot_name(fmt: str, seats: int, depth: float) -> str:
     """``cash/6max/100bb``: the spot's folder/file stem everywhere in ``results/``."""
-    return f"{fmt}/{int(seats)}max/{float(depth):g}bb"
+    return f"{fmt}/{int(seats)}max/{depth_label(depth)}bb"
 
 
 @dataclass(frozen=True)
@@ -71,6 +87,7 @@ class Spot:
             raise ValueError(f"depth: {self.depth!r} is not a number of big blinds")
         if self.depth <= 1.0:
             raise ValueError(f"depth: {self.depth!r}bb must exceed the 1bb big blind")
+        depth_label(self.depth)
         object.__setattr__(self, "depth", float(self.depth))
 
     @property
@@ -85,7 +102,7 @@ class Spot:
     @property
     def name(self) -> str:
         """``cash/6max/100bb`` (the results folder of the spot)."""
-        return f"{self.format}/{self.seats}max/{self.depth:g}bb"
+        return spot_name(self.format, self.seats, self.depth)
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,8 @@ def parse_range(text: str) -> np.ndarray:
                 raise _ItemError("a weight needs a hand before it, as in 'AA:0.5'")
             weights[_item_combos(body)] = weight
         except _ItemError as exc:
-            raise ValueError(f'"{item}" at position {position}: {exc}') from None
+            shown = item if item.isprintable() else item.encode("unicode_escape").decode("ascii")  # one line
+            raise ValueError(f'"{shown}" at position {position}: {exc}') from None
     return weights
 
 

@@ -1,0 +1,81 @@
+"""Checks of the workflow's configuration that its JSON Schema cannot express, run when the
+workflow loads (``workflow/rules/common.smk``), before any job: each refusal is one
+``ValueError`` naming the key (``solve.spots[1].depth``) and what was expected."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pokerlab.cards import CLASS_INDEX, parse_class
+from pokerlab.preflop.spot import depth_label
+
+
+def _depth(value: Any, key: str) -> None:
+    try:
+        depth_label(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"config {key}: {str(exc).removeprefix('depth: ')}") from None
+
+
+def _finite_numbers(node: Any, key: str) -> None:
+    """Every number under ``node`` is finite (YAML's ``.inf`` and ``.nan`` pass a schema's bounds)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _finite_numbers(v, f"{key}.{k}" if key else str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _finite_numbers(v, f"{key}[{i}]")
+    elif isinstance(node, float) and not math.isfinite(node):
+        raise ValueError(f"config {key}: {node!r} is not a finite number")
+
+
+def _increasing(values: list, key: str) -> None:
+    if any(b <= a for a, b in zip(values, values[1:])):
+        raise ValueError(f"config {key}: {values} must be strictly increasing")
+
+
+def _class_name(name: Any, key: str) -> None:
+    try:
+        index = parse_class(name)
+    except ValueError as exc:
+        raise ValueError(f"config {key}: {exc}") from None
+    canonical = next(n for n, i in CLASS_INDEX.items() if i == index)
+    if name != canonical:  # 'KAs', 'aks': the table and the cross-check's CSV use the canonical name
+        raise ValueError(f"config {key}: {name!r} is not a class name; did you mean {canonical!r}?")
+
+
+def check_config(config: dict[str, Any]) -> None:
+    """Refuse a schema-valid configuration that would fail, or silently change, later."""
+    _finite_numbers(config, "")
+    solve = config.get("solve", {})
+    if "checkpoints" in solve:
+        _increasing(solve["checkpoints"], "solve.checkpoints")
+    for i, spot in enumerate(solve.get("spots", [])):
+        _depth(spot["depth"], f"solve.spots[{i}].depth")
+    for i, pair in enumerate(config.get("equity", {}).get("crosscheck", {}).get("pairs", [])):
+        for j, name in enumerate(pair):
+            _class_name(name, f"equity.crosscheck.pairs[{i}][{j}]")
+    kuhn = config.get("kuhn", {})
+    if "checkpoints" in kuhn:
+        _increasing(kuhn["checkpoints"], "kuhn.checkpoints")
+        beyond = [c for c in kuhn["checkpoints"] if c > kuhn.get("iterations", math.inf)]
+        if beyond:
+            raise ValueError(f"config kuhn.checkpoints: {beyond[0]} is above kuhn.iterations ({kuhn['iterations']})")
+    pushfold = config.get("pushfold", {})
+    if pushfold:
+        from pokerlab.pushfold.fees import fee_model_from_table
+
+        fees = pushfold.get("fees", {})
+        for name in fees:
+            try:
+                fee_model_from_table(fees, name)
+            except ValueError as exc:
+                raise ValueError(f"config pushfold.fees.{name}: {exc}") from None
+    for mode in ("headsup", "fourmax"):
+        section = pushfold.get(mode, {})
+        if "fees" in section and section["fees"] not in pushfold.get("fees", {}):
+            raise ValueError(f"config pushfold.{mode}.fees: preset {section['fees']!r} is not defined under "
+                             f"pushfold.fees (defined: {sorted(pushfold.get('fees', {}))})")
+        for i, depth in enumerate(section.get("depths", [])):
+            _depth(depth, f"pushfold.{mode}.depths[{i}]")

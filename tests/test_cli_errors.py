@@ -1,0 +1,100 @@
+"""Reliability #8: bad files given on the command line are one line naming the file and what was
+expected, exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pokerlab.cli import main
+
+DATA = Path(__file__).parent / "data" / "postflop"
+INPUT = str(DATA / "river_input.txt")
+
+
+def _one_clear_line(capsys, code: int, *needles: str) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert code == 2, captured.err
+    assert len(lines) == 1 and lines[0].startswith("pokerlab "), captured.err
+    for needle in needles:
+        assert needle in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("make", ["missing", "directory", "binary"])
+def test_texassolver_input_that_cannot_be_read(tmp_path, capsys, make):
+    path = tmp_path / "input.txt"
+    if make == "directory":
+        path.mkdir()
+    elif make == "binary":
+        path.write_bytes(b"\xff\xfe\x00garbage\x80")
+    code = main(["postflop", "--texassolver-input", str(path)])
+    _one_clear_line(capsys, code, str(path), "TexasSolver input")
+
+
+@pytest.mark.parametrize("content,expected", [
+    (b"[1, 2, 3]", "a JSON object"),
+    (b"{}", "node_type"),
+    (b"\x00\x01\xff\xfe binary", "not JSON"),
+    (b"{\"node_type\": \"action_node\", \"player\"", "not JSON"),
+    (b"{\"node_type\": \"action_node\", \"player\": 1, \"actions\": 5}", "TexasSolver dump"),
+])
+def test_texassolver_dump_that_is_not_a_dump(tmp_path, capsys, content, expected):
+    path = tmp_path / "dump.json"
+    path.write_bytes(content)
+    code = main(["postflop", "--texassolver-input", INPUT, "--texassolver-dump", str(path)])
+    _one_clear_line(capsys, code, str(path), expected)
+
+
+def test_texassolver_dump_missing(tmp_path, capsys):
+    path = tmp_path / "nothing.json"
+    code = main(["postflop", "--texassolver-input", INPUT, "--texassolver-dump", str(path)])
+    _one_clear_line(capsys, code, str(path), "does not exist")
+
+
+@pytest.mark.parametrize("manifest,expected", [
+    ([1, 2], "a JSON object"),
+    ({"format": "pokerlab-manifest/1"}, "missing key"),
+    ({"format": "pokerlab-manifest/1", "published_dirs": [], "files": [{"path": "a"}], "config": {},
+      "config_sha256": ""}, "files[0]"),
+])
+def test_audit_of_a_malformed_manifest(tmp_path, capsys, manifest, expected):
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(manifest))
+    code = main(["audit", str(path)])
+    _one_clear_line(capsys, code, str(path), expected)
+
+
+def test_solve_out_unwritable_fails_before_solving(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    out = blocker / "result.json"
+    code = main(["solve", "--format", "cash", "--seats", "2", "--depth", "10", "--table", str(tmp_path / "no_table.npz"),
+                 "--out", str(out)])
+    _one_clear_line(capsys, code, str(out), "cannot be written")
+
+
+# --- accepted quietly before -------------------------------------------------------------------
+
+@pytest.mark.parametrize("notation", ["", "   "])
+def test_range_of_empty_notation_is_an_error(capsys, notation):
+    code = main(["range", notation])
+    _one_clear_line(capsys, code, "empty range notation")
+
+
+def test_range_with_a_card_both_dead_and_on_the_board(capsys):
+    code = main(["range", "AA,KK", "--board", "Ks7s6s", "--dead", "Ah7s"])
+    _one_clear_line(capsys, code, "--dead", "7s", "--board")
+
+
+@pytest.mark.parametrize("bets", ["50,,", ",50", "50,,75", "50, ,75", ",", "nan", "inf", "50,-inf"])
+def test_postflop_size_lists_with_empty_or_non_finite_items(capsys, bets):
+    with pytest.raises(SystemExit) as info:
+        main(["postflop", "--pot", "100", "--stack", "200", "--board", "QsJh2h8d3c", "--ip", "AA", "--oop", "KK",
+              "--bets", bets])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--bets" in err and repr(bets) in err

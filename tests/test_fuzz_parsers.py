@@ -1,0 +1,224 @@
+"""Property-based fuzzing of every parser of user input: range notation, card strings, TexasSolver
+input files and dumps, and spots sheets. Whatever the text, a parser returns a value or raises
+``ValueError`` (pokerlab's error for bad user input, shown by the CLI as one line with exit code 2):
+no other exception escapes, and nothing hangs (each example has a deadline).
+
+The examples are derandomised (the same ones every run) and capped so that the whole file stays
+within the fast suite's budget (about 25 s on 2 cores); set ``HYPOTHESIS_PROFILE=fuzz-long`` for a
+longer, randomised search."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pokerlab.cards import N_COMBOS, parse_card, parse_cards, parse_class, parse_combo
+from pokerlab.postflop.texassolver import (parse_texassolver_input, read_texassolver_dump, read_texassolver_input,
+                                           texassolver_result)
+from pokerlab.ranges import Range
+from pokerlab.sweep import OVERRIDE_COLUMNS, SHEET_COLUMNS, load_spots
+
+DATA = Path(__file__).parent / "data" / "postflop"
+RIVER_INPUT = (DATA / "river_input.txt").read_text()
+RIVER_DUMP = json.loads((DATA / "texassolver_river_dump.json").read_text())
+
+settings.register_profile("fuzz", max_examples=300, derandomize=True, database=None,
+                          deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz-long", max_examples=5000, derandomize=False, database=None,
+                          deadline=timedelta(seconds=5), suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "fuzz"))
+
+
+def _only_value_error(call, *args, names=None):
+    """Run ``call``; a ``ValueError`` is a clean refusal (one line, naming ``names`` if given: the
+    file), anything else fails the test."""
+    try:
+        return call(*args)
+    except ValueError as exc:
+        message = str(exc)
+        assert message.strip() and "\n" not in message.strip(), f"one line expected: {message!r}"
+        assert names is None or names in message, f"{names} not named in {message!r}"
+        return None
+
+
+# --- range notation and card strings ---------------------------------------------------------
+
+NOTATION_CHARS = "AKQJT98765432akqjt shdcoSHDCO+-:,.0123456789eE_ \t\n\u00a0\u0663random"
+notation_tokens = st.sampled_from(["AA", "AKs", "AKo", "AK", "TT+", "A2s+", "KTo+", "22-66", "A5s-A2s", "A5-A2",
+                                   "AhKh", "KhAh", "random", ":0.5", ":1e-3", ":inf", ":nan", ":-1", ":", ",", "+",
+                                   "-", "AA+", "s", "o", "x", "1", "0", "1_0", "AhAh", "Zz", "  "])
+notation_text = st.one_of(st.text(NOTATION_CHARS, max_size=40), st.text(max_size=20),
+                          st.lists(notation_tokens, max_size=12).map("".join))
+
+
+@FUZZ
+@given(notation_text)
+def test_range_notation_raises_only_value_error(text):
+    r = _only_value_error(Range.parse, text)
+    if r is not None:  # what parses is a valid range, and prints back to the same weights
+        assert r.weights.shape == (N_COMBOS,) and np.all(np.isfinite(r.weights)) and np.all(r.weights >= 0)
+        assert np.array_equal(Range.parse(r.to_notation()).weights, r.weights)
+
+
+card_text = st.one_of(st.text("AKQJT98765432akqjtshdcSHDC ,\t10xX", max_size=16), st.text(max_size=8))
+
+
+@FUZZ
+@given(card_text)
+def test_card_strings_raise_only_value_error(text):
+    cards = _only_value_error(parse_cards, text)
+    if cards is not None:
+        assert len(set(cards)) == len(cards) and all(0 <= c < 52 for c in cards)
+    for parse in (parse_card, parse_combo, parse_class):
+        _only_value_error(parse, text)
+
+
+@FUZZ
+@given(st.one_of(st.none(), st.integers(), st.floats(), st.lists(st.integers(), max_size=3), st.binary(max_size=4)))
+def test_card_parsers_given_non_text_raise_only_value_error(value):
+    for parse in (parse_card, parse_combo, parse_class, parse_cards):
+        with pytest.raises(ValueError):
+            parse(value)
+
+
+# --- TexasSolver input files -------------------------------------------------------------------
+
+COMMANDS = ["set_pot", "set_effective_stack", "set_board", "set_range_ip", "set_range_oop", "set_bet_sizes",
+            "set_allin_threshold", "set_raise_limit", "set_accuracy", "set_max_iteration", "build_tree",
+            "set_thread_num", "dump_result", "frobnicate", "#", ""]
+ARGS = st.one_of(st.sampled_from(["100", "0", "-5", "inf", "nan", "1e400", "1e-400", "abc", "", "Qs,Jh,2h", "QsQs",
+                                  "Qs,Jh,2h,8d,3c,4c", "AA,KK:0.5", "oop,river,bet,50", "ip,flop,raise,100,allin",
+                                  "oop,turn,donk", "ip,river,allin", "oop,preflop,bet,1", "oop,river,bet,inf",
+                                  "oop,river,bet,-50", "ip,river,bet,1e400", "2.5", "4"]),
+                 st.text(max_size=12))
+input_lines = st.lists(st.tuples(st.sampled_from(COMMANDS), ARGS).map(lambda t: f"{t[0]} {t[1]}"), max_size=10)
+
+
+@FUZZ
+@given(input_lines, st.booleans())
+def test_texassolver_input_raises_only_value_error(lines, on_top_of_a_valid_file):
+    text = (RIVER_INPUT if on_top_of_a_valid_file else "") + "\n".join(lines) + "\n"
+    _only_value_error(parse_texassolver_input, text)
+
+
+NUMERIC_COMMANDS = ["set_pot", "set_effective_stack", "set_allin_threshold", "set_raise_limit", "set_accuracy",
+                    "set_max_iteration"]
+numbers = st.one_of(st.sampled_from(["inf", "-inf", "nan", "1e400", "-0", "1_0", "0x10", "\u0663"]),
+                    st.floats().map(repr), st.integers(-10**30, 10**30).map(str))
+
+
+@FUZZ
+@given(st.sampled_from(NUMERIC_COMMANDS), numbers)
+def test_one_numeric_setting_raises_only_value_error(command, value):
+    _only_value_error(parse_texassolver_input, f"{RIVER_INPUT}{command} {value}\n")
+
+
+@FUZZ
+@given(st.binary(max_size=64))
+def test_texassolver_input_file_of_any_bytes_raises_only_value_error(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input.txt"
+        path.write_bytes(data)
+        _only_value_error(read_texassolver_input, path, names=str(path))
+
+
+# --- TexasSolver dumps -------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True), st.text(max_size=6),
+              st.sampled_from(["CHECK", "BET 50.000000", "CALL", "FOLD", "action_node", "chance_node"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(
+        ["actions", "childrens", "node_type", "player", "strategy", "dealcards", "AhKh", "KdKc", "x"]), inner,
+        max_size=4)),
+    max_leaves=12,
+)
+
+
+def _paths(node, prefix=()):
+    """Every (container, key) position in a JSON document."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        yield prefix + (key,)
+        yield from _paths(value, prefix + (key,))
+
+
+DUMP_PATHS = list(_paths(RIVER_DUMP))
+
+
+@pytest.fixture(scope="module")
+def river_spot():
+    spot = read_texassolver_input(DATA / "river_input.txt").spot
+    texassolver_result(RIVER_DUMP, spot)  # compile once, outside the examples' deadline
+    return spot
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0, len(DUMP_PATHS) - 1), json_values, st.booleans()), min_size=1, max_size=3))
+def test_a_mutated_texassolver_dump_raises_only_value_error(river_spot, mutations):
+    dump = copy.deepcopy(RIVER_DUMP)
+    for index, value, delete in mutations:
+        *parents, key = DUMP_PATHS[index]
+        node = dump
+        try:
+            for part in parents:
+                node = node[part]
+            if delete and isinstance(node, dict):
+                node.pop(key, None)
+            else:
+                node[key] = value
+        except (KeyError, IndexError, TypeError):  # an earlier mutation removed the path
+            continue
+    _only_value_error(texassolver_result, dump, river_spot)
+
+
+@FUZZ
+@given(st.one_of(json_values, st.binary(max_size=40)))
+def test_a_texassolver_dump_file_of_anything_raises_only_value_error(river_spot, content):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "dump.json"
+        path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
+        dump = _only_value_error(read_texassolver_dump, path, names=str(path))
+        if dump is not None:
+            _only_value_error(texassolver_result, dump, river_spot)
+
+
+# --- spots sheets ------------------------------------------------------------------------------
+
+cells = st.one_of(st.sampled_from(["cash", "mtt", "icm_bubble", "icm_final", "poker", "2", "9", "10", "1", "0",
+                                   "5", "12.5", "100.0001", "1e6", "1_0", "-3", "nan", "inf", "400,1200", "1200,400",
+                                   "0.01", "", " ", "#", "\u0663", "\ufeff"]),
+                  st.text(max_size=6))
+header = st.lists(st.sampled_from([*SHEET_COLUMNS, *OVERRIDE_COLUMNS, "stack", ""]), max_size=7)
+sheet_rows = st.lists(st.lists(cells, max_size=8), max_size=5)
+
+
+@FUZZ
+@given(st.booleans(), header, sheet_rows, st.sampled_from(["\n", "\r\n"]))
+def test_spots_sheet_raises_only_value_error(valid_header, columns, rows, newline):
+    columns = [*SHEET_COLUMNS, *OVERRIDE_COLUMNS] if valid_header else columns
+    text = newline.join("\t".join(line) for line in [columns, *rows]) + newline
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "spots.tsv"
+        path.write_text(text, encoding="utf-8")
+        sheet = _only_value_error(load_spots, path, names="spots.tsv")
+    if sheet is not None:
+        assert len(sheet) == sum(1 for row in rows if "".join(row).split("#", 1)[0].strip())
+        assert sheet["depth"].gt(1).all() and sheet["seats"].between(2, 9).all()
+
+
+@FUZZ
+@given(st.binary(max_size=80))
+def test_spots_sheet_of_any_bytes_raises_only_value_error(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "spots.tsv"
+        path.write_bytes(data)
+        _only_value_error(load_spots, path, names="spots.tsv")

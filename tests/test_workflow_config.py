@@ -1,0 +1,175 @@
+"""The workflow's configuration is checked before any job runs: every value that passes the schema
+but would fail (or silently change) later is refused with its key named."""
+
+from __future__ import annotations
+
+import copy
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pokerlab.preflop.spot import Spot, depth_label, spot_name
+from pokerlab.sweep import load_spots
+from pokerlab.workflow_config import check_config
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+@pytest.mark.parametrize("depth, label", [(10, "10"), (12.5, "12.5"), (100.0, "100"), (0.001 + 2, "2.001"),
+                                          (123456, "123456"), (2.00001, "2.00001")])
+def test_depth_labels_that_round_trip(depth, label):
+    assert depth_label(depth) == label and float(label) == depth
+
+
+@pytest.mark.parametrize("depth", [12.345678, 100.0001, 1000000, 1e-7 + 5, 2.000001])
+def test_depths_whose_name_would_change_them_are_refused(tmp_path, depth):
+    """Reliability #1: '{depth:g}' named 12.345678 '12.3457bb', 100.0001 '100bb' (reusing the 100bb
+    result) and 1000000 '1e+06bb' (no wildcard matches it)."""
+    with pytest.raises(ValueError, match=r"depth: .* would be named"):
+        depth_label(depth)
+    with pytest.raises(ValueError, match="would be named"):
+        Spot("cash", 2, depth)
+    with pytest.raises(ValueError, match="would be named"):
+        spot_name("cash", 2, depth)
+    sheet = tmp_path / "spots.tsv"
+    sheet.write_text(f"format\tseats\tdepth\ncash\t2\t10\ncash\t3\t{depth!r}\n")
+    with pytest.raises(ValueError, match=re.escape(f"spots sheet spots.tsv line 3: depth {repr(repr(depth))}")):
+        load_spots(sheet)
+
+
+def _config(**changes):
+    config = copy.deepcopy(CONFIG)
+    for dotted, value in changes.items():
+        *path, key = dotted.split(".")
+        node = config
+        for part in path:
+            node = node[int(part)] if part.isdigit() else node[part]
+        node[int(key) if key.isdigit() else key] = value
+    return config
+
+
+def test_the_shipped_configs_pass():
+    check_config(CONFIG)
+    for name in ("quick.yaml", "ci-slurm.yaml"):
+        config = copy.deepcopy(CONFIG)
+        for section, value in yaml.safe_load((ROOT / "config" / name).read_text()).items():
+            config[section] = {**config.get(section, {}), **value} if isinstance(value, dict) else value
+        check_config(config)
+
+
+@pytest.mark.parametrize("changes, key", [
+    ({"solve.spots.0.depth": 12.345678}, "solve.spots[0].depth"),
+    ({"solve.spots.1.depth": 1000000}, "solve.spots[1].depth"),
+    ({"pushfold.headsup.depths": [5, 100.0001]}, "pushfold.headsup.depths[1]"),
+    ({"pushfold.fourmax.depths": [8, 1e7]}, "pushfold.fourmax.depths[1]"),
+])
+def test_config_depths_must_name_themselves(changes, key):
+    with pytest.raises(ValueError, match=re.escape(key)):
+        check_config(_config(**changes))
+
+
+def test_a_workflow_with_such_a_depth_stops_before_any_job(tmp_path):
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t1000000\n")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}))
+    snakemake = [sys.executable, "-m", "snakemake"]
+    out = subprocess.run(snakemake + ["-n", "release", "--configfile", "c.yaml"], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "spots sheet s.tsv line 2: depth '1000000'" in out.stderr + out.stdout
+
+
+def test_a_chart_at_another_spots_name_is_not_published(tmp_path):
+    """Reliability #1: a manifest never lists a chart under a name that is not its spot's."""
+    import json
+
+    from pokerlab.manifest import publish_release
+
+    chart = tmp_path / "charts" / "cash" / "2max" / "100bb.json"
+    chart.parent.mkdir(parents=True)
+    chart.write_text(json.dumps({"spot": {"format": "cash", "seats": 2, "depth_bb": 100.5}, "inputs": {}}))
+    with pytest.raises(ValueError, match=re.escape("chart charts/cash/2max/100bb.json: holds the spot charts/cash/2max/100.5bb.json")):
+        publish_release(tmp_path, [chart], ["charts"], {})
+    assert not (tmp_path / "manifest.json").exists()
+    chart.write_text(json.dumps({"spot": {"format": "cash", "seats": 2, "depth_bb": 100.0}, "inputs": {}}))
+    publish_release(tmp_path, [chart], ["charts"], {})
+    assert (tmp_path / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"solve.checkpoints": [1200, 400, 3000]}, "config solve.checkpoints: [1200, 400, 3000] must be strictly increasing"),
+    ({"solve.bar_coefficient": float("inf")}, "config solve.bar_coefficient: inf is not a finite number"),
+    ({"solve.bar_coefficient": float("nan")}, "config solve.bar_coefficient: nan is not a finite number"),
+    ({"solve.postflop.a": float("inf")}, "config solve.postflop.a: inf is not a finite number"),
+    ({"solve.postflop.b": float("-inf")}, "config solve.postflop.b: -inf is not a finite number"),
+    ({"solve.postflop.c2": float("nan")}, "config solve.postflop.c2: nan is not a finite number"),
+    ({"equity.crosscheck.max_gap_pp": float("inf")}, "config equity.crosscheck.max_gap_pp: inf is not a finite number"),
+    ({"equity.crosscheck.pairs.1": ["AA", "AAs"]}, "config equity.crosscheck.pairs[1][1]: bad class 'AAs'"),
+    ({"equity.crosscheck.pairs.0": ["27s", "AA"]}, "config equity.crosscheck.pairs[0][0]: '27s' is not a class name; did you mean '72s'"),
+    ({"pushfold.headsup.fees": "stars"}, "config pushfold.headsup.fees: preset 'stars' is not defined under pushfold.fees"),
+    ({"pushfold.fourmax.fees": "nothing"}, "config pushfold.fourmax.fees: preset 'nothing' is not defined"),
+    ({"pushfold.fees.none.rakeback_bb": 5.0}, "config pushfold.fees.none"),
+    ({"kuhn.checkpoints": [1, 10, 200]}, "config kuhn.checkpoints: 200 is above kuhn.iterations (100)"),
+    ({"kuhn.checkpoints": [10, 1]}, "config kuhn.checkpoints: [10, 1] must be strictly increasing"),
+])
+def test_schema_valid_values_that_would_fail_later_are_refused_with_their_key(changes, message):
+    """Reliability #6: out-of-order checkpoints, non-finite constants, a class like 'AAs', an undefined
+    fee preset, and Kuhn checkpoints beyond the iterations (silently dropped before)."""
+    config = _config(**changes)
+    if "kuhn.checkpoints" in changes and "200" in message:
+        config["kuhn"]["iterations"] = 100
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_config(config)
+
+
+def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
+    """Reliability #6, through the workflow: the dry run names the key."""
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solve": {"checkpoints": [1200, 400]}}))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "release", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "config solve.checkpoints: [1200, 400] must be strictly increasing" in out.stderr + out.stdout
+
+
+def test_the_release_depends_on_the_verified_equity_table():
+    """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",
+                          "config/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
+    assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"
+
+
+def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(tmp_path):
+    """Reliability #11: with a corrupt table newer than the results, every solve job was re-run, so
+    Snakemake deleted every result.json before the jobs failed; the message did not say how to rebuild."""
+    import os
+    import time
+
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"equity": {"mode": "sampled", "samples": 100},
+                                                     "sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}))
+    result = tmp_path / "results/solves/cash/2max/5bb/result.json"
+    result.parent.mkdir(parents=True)
+    result.write_text('{"status": "shipped"}\n')
+    table = tmp_path / "results/equity/equity_169.npz"
+    table.parent.mkdir(parents=True)
+    table.write_bytes(b"PK\x03\x04 truncated")
+    later = time.time() + 60
+    os.utime(table, (later, later))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "release", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert out.returncode != 0
+    assert result.read_text() == '{"status": "shipped"}\n'
+    message = out.stderr + out.stdout
+    assert "equity table results/equity/equity_169.npz: unreadable" in message and "delete it and re-run" in message
