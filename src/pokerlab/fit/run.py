@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pokerlab.fit import measure
-from pokerlab.fit.plan import read_job, write_plan  # noqa: F401 (re-exported for the workflow)
+from pokerlab.fit.plan import read_job
 from pokerlab.fit.settings import FitSettings
 from pokerlab.fit.solves import empty_measurement, measure as measure_spot, read_measurement, write_measurement
 from pokerlab.io import sha256_file, write_json_atomic

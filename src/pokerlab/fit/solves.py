@@ -29,7 +29,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from pokerlab.cards import COMBO_CLASS, parse_combo, parse_cards
