@@ -1,5 +1,5 @@
 """Property-based fuzzing of every parser of user input: range notation, card strings, TexasSolver
-input files and dumps, and spots sheets. Whatever the text, a parser returns a value or raises
+input files and dumps, spots sheets and hand-history files. Whatever the text, a parser returns a value or raises
 ``ValueError`` (pokerlab's error for bad user input, shown by the CLI as one line with exit code 2):
 no other exception escapes, and nothing hangs (each example has a deadline).
 
@@ -222,3 +222,55 @@ def test_spots_sheet_of_any_bytes_raises_only_value_error(data):
         path = Path(folder) / "spots.tsv"
         path.write_bytes(data)
         _only_value_error(load_spots, path, names="spots.tsv")
+
+
+# --- hand-history files ---------------------------------------------------------------------
+
+def _hand_samples() -> list[str]:
+    """A Pluribus log, a PokerStars export and a PHH file, all hand-built (the hands tests' samples;
+    the PHH file is the Pluribus hand written through pokerkit)."""
+    from test_hands_import import LINE, PS_HAND
+
+    from pokerlab.hands.phh import write_phhs
+    from pokerlab.hands.pluribus import read_pluribus_text
+
+    hands, _, _ = read_pluribus_text(LINE + "\n", "sample")
+    with tempfile.TemporaryDirectory() as tmp:
+        write_phhs(hands, Path(tmp) / "sample.phhs")
+        phh = (Path(tmp) / "sample.phhs").read_text()
+    return [LINE + "\n" + LINE.replace("STATE:7:", "STATE:8:") + "\n", PS_HAND + "\n\n\n" + PS_HAND, phh]
+
+
+HAND_SAMPLES = _hand_samples()
+
+
+@st.composite
+def mangled_hand_text(draw):
+    text = draw(st.sampled_from(HAND_SAMPLES))
+    for _ in range(draw(st.integers(0, 4))):
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 40)))
+        kind = draw(st.sampled_from(["delete", "insert", "duplicate", "truncate"]))
+        if kind == "delete":
+            text = text[:i] + text[j:]
+        elif kind == "insert":
+            text = text[:i] + draw(st.text(":/|,\n 0123456789cfrkbAKQJT2shdc$.()#[]=-", max_size=12)) + text[i:]
+        elif kind == "duplicate":
+            text = text[:j] + text[i:j] + text[j:]
+        else:
+            text = text[:i]
+    return text
+
+
+@FUZZ
+@given(mangled_hand_text())
+def test_hand_history_import_never_crashes_and_never_loses_a_hand(text):
+    from pokerlab.hands.importer import import_text
+
+    result = _only_value_error(import_text, text, "fuzz.txt")
+    if result is None:
+        return
+    hands, report = result
+    assert report.read == report.imported + len(report.skipped) == len(hands) + len(report.skipped)
+    for skip in report.skipped:  # every skipped hand says why and where it started
+        assert skip.get("reason") and "line" in skip, skip
