@@ -2,7 +2,9 @@
 
 What it serves from ``RESULTS_DIR``
     * chart sets: ``charts/{format}/{n}max/{depth}bb.json`` (published preflop charts);
-    * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`);
+    * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`), and the
+      fit's solves ``fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack/pack.json`` as packs named
+      ``fit.{format}.{n}max.{depth}bb.eR.bN``;
     * ``manifest.json`` if present: a chart document says whether the manifest lists its file
       with the digest served, and ``meta.stamp`` is the manifest's digest.
 
@@ -10,7 +12,7 @@ Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``
     ``/api/v1/sets``                                             chart sets and packs
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes``           a chart set's decision nodes
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes/{path}``    one preflop NodeDocument
-    ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths
+    ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths and deals
     ``/api/v1/packs/{pack}/spots/{family_id}/nodes/{path}``      one postflop NodeDocument
     ``/`` and ``/app/...``                                       the web app (HTML, JS, CSS)
 
@@ -53,7 +55,7 @@ FORMAT_RE = re.compile(r"^[a-z_]{1,20}$")
 TABLE_RE = re.compile(r"^([2-9])max$")
 DEPTH_RE = re.compile(r"^([0-9]{1,4}(\.[0-9]{1,3})?)bb$")
 PACK_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
-POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}))*$")
+POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}|[AKQJT98765432][shdc])){0,40}$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 DOC_FORMAT = f"node-document/{SCHEMA_VERSION};pokerlab/{__version__}"
@@ -132,6 +134,12 @@ class Catalogue:
         if packs.is_dir():
             for path in sorted(packs.glob("*/pack.json")):
                 name = path.parent.name
+                if PACK_RE.match(name) and self._inside(path):
+                    self.packs[name] = Pack(path.parent)
+        fit = self.root / "fit" / "solves"
+        if fit.is_dir():  # the fit's solves: fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack -> fit.{...}.eR.bN
+            for path in sorted(fit.glob("*/*/*/*/*.pack/pack.json")):
+                name = ".".join(("fit", *path.parent.relative_to(fit).parts))[: -len(".pack")]
                 if PACK_RE.match(name) and self._inside(path):
                     self.packs[name] = Pack(path.parent)
         self.manifest: dict[str, str] = {}
@@ -245,7 +253,8 @@ class Catalogue:
         p = self.pack_spot(pack, family_id)
         entry = p.spots[family_id]
         body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "board": entry["board"],
-                            "street": entry["street"], "nodes": entry["nodes"]})
+                            "street": entry["street"], "tier": p.index["tier"], "nodes": entry["nodes"],
+                            "deals": entry.get("deals", {})})
         return body, _etag(p.sha256, family_id, "nodes")
 
     def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
@@ -311,9 +320,11 @@ def _openapi() -> dict[str, Any]:
             f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
                 "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, A)",
                                                        "^(root|[FCRA]+)$")], "NodeDocument v1, preflop variant"),
-            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack, "node paths"),
+            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack,
+                "node paths (a dealt card is a path segment, e.g. root.check.check.Td) and deals: "
+                "for each action that ends a street, the cards that can come"),
             f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}": get(
-                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids",
+                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids and dealt cards",
                                                        POSTFLOP_PATH_RE.pattern)], "NodeDocument v1"),
         },
         "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
