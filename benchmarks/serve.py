@@ -17,11 +17,12 @@ documents, cold and warm latency (median and max, ms), 304 latency, and document
 ``--write-packs`` measures packs instead (no server): it solves the reference trees (pot 100,
 stack 200, bet 50%, raise 100%, all-in; the narrow ranges of ``tests/data/postflop``) from the
 turn ``QsJh2h8d`` and the flop ``QsJh2h`` with suit isomorphism off, and writes each as a
-root-tier and a tree-tier pack, printing documents, bytes on disk and write seconds. The flop's
-tree tier is measured on its root street plus the first ``--flop-cards`` turn cards (every
-node after them, rivers included) and projected to all 49 turn cards (one pack file per card).
+root-tier and a tree-tier pack (eager, and for the flop lazy), printing documents, bytes on disk
+and write seconds. The flop's eager tree tier is measured on its root street plus the first
+``--flop-cards`` turn cards (every node after them, rivers included) and projected to all 49
+turn cards (one pack file per card). ``wide`` is a fit job's spot written as the fit writes it.
 
-    .venv/bin/python benchmarks/serve.py --write-packs turn flop --flop-cards 2
+    .venv/bin/python benchmarks/serve.py --write-packs turn flop wide --flop-cards 1
 """
 
 from __future__ import annotations
@@ -40,7 +41,12 @@ from pathlib import Path
 
 IP_RANGE = "AA,KK,QQ,JJ,AK,AQs,KQ,QJs,JTs,T9s,98s,A5s"
 OOP_RANGE = "QQ:0.5,JJ,TT,99,88,AQ,AJs,KQs,KJs,QTs,JTs,T9s,87s,76s"
-BOARDS = {"turn": "QsJh2h8d", "flop": "QsJh2h"}
+BOARDS = {"turn": "QsJh2h8d", "flop": "QsJh2h", "wide": "QsJh2h"}
+# "wide": a fit job's kind of spot, BTN open (~500 combos) vs BB call (~490) on a flop, 100bb deep,
+# the fit's default bet tree (config/config.yaml); solved as the fit solves (suit isomorphism on)
+# and written as the fit writes it: the root tier only.
+WIDE_BTN = "22+,A2s+,K2s+,Q4s+,J6s+,T6s+,96s+,85s+,75s+,64s+,54s,A5o+,K9o+,Q9o+,J9o+,T9o"
+WIDE_BB = "22-99,A2s-AJs,K2s-KJs,Q5s+,J7s+,T7s+,97s+,86s+,75s+,64s+,53s+,A2o-AJo,K8o+,Q9o+,J9o+,T9o,98o"
 
 
 def get(conn: http.client.HTTPConnection, path: str, etag: str | None = None) -> tuple[int, bytes, str, float]:
@@ -85,7 +91,30 @@ def _dir_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
-def write_packs(cases: list[str], target: float, max_iterations: int, flop_cards: int) -> None:
+def read_lazy(pack_dir: Path, n: int) -> None:
+    """Time documents built on request from a lazy pack: the first (which rebuilds the solver),
+    then up to ``n`` of the next street after the first card of the first deal, then of the
+    street after that (rivers of a flop root)."""
+    from pokerlab.serve.pack import Pack
+
+    pack = Pack(pack_dir)
+    (family,) = pack.spots
+    timed: dict[str, list[float]] = {}
+    deals = pack.spots[family]["deals"]
+    while deals:
+        chance, cards = next(iter(deals.items()))
+        street = pack.street(family, f"{chance}.{cards[0]}")
+        for path in street["nodes"][:n]:
+            start = time.perf_counter()
+            doc = pack.document(family, path)
+            timed.setdefault(doc["street"], []).append(1000 * (time.perf_counter() - start))
+        deals = street["deals"]
+    for name, ms in timed.items():
+        print(f"       lazy {name} documents: first {ms[0]:.0f} ms, then median {statistics.median(ms[1:] or ms):.0f} ms "
+              f"(max {max(ms[1:] or ms):.0f}) over {len(ms)}")
+
+
+def write_packs(cases: list[str], target: float, max_iterations: int, flop_cards: int, lazy_documents: int) -> None:
     """Pack sizes and write times of the reference trees (see the module docstring)."""
     from pokerlab.cards import parse_cards
     from pokerlab.io import compact_json_bytes
@@ -96,26 +125,37 @@ def write_packs(cases: list[str], target: float, max_iterations: int, flop_cards
     from pokerlab.serve.documents import COMBO_IDS, postflop_document
     from pokerlab.serve.pack import pack_spot, solve_settings, write_pack
 
+    from pokerlab.postflop.game import StreetActions
+
     for case in cases:
-        spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(BOARDS[case])), Range.parse(OOP_RANGE).weights,
-                            Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True))
-        solver = PostflopSolver(spot, isomorphism=False)
+        if case == "wide":
+            street = lambda size: (StreetActions((size,), (), True),) * 2  # noqa: E731
+            tree = BetTree((street(66), street(75), street(75)), allin_threshold=0.67, raise_cap=1)
+            spot = PostflopSpot(5.5, 97.5, tuple(parse_cards(BOARDS[case])), Range.parse(WIDE_BB).weights,
+                                Range.parse(WIDE_BTN).weights, tree)
+        else:
+            spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(BOARDS[case])), Range.parse(OOP_RANGE).weights,
+                                Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True))
+        solver = PostflopSolver(spot, isomorphism=case == "wide")
         start = time.perf_counter()
         pct = solver.solve(target, max_iterations)
         print(f"{case} {BOARDS[case]}: solved to {pct:.3f}% of the pot in {solver.iterations} iterations, "
               f"{time.perf_counter() - start:.1f} s")
         with tempfile.TemporaryDirectory(prefix="pokerlab-packs-") as tmp:
-            for tier in ("root", "tree"):
-                if case == "flop" and tier == "tree":
+            for tier in ("root", "tree", "lazy"):
+                if (case == "flop" and tier == "tree") or (case == "wide" and tier != "root"):
                     continue
                 start = time.perf_counter()
-                index = write_pack(Path(tmp) / tier, [pack_spot(solver, target, tier=tier)])
+                index = write_pack(Path(tmp) / tier, [pack_spot(solver, target, tier=tier.replace("lazy", "tree"),
+                                                               lazy=tier == "lazy")])
                 seconds = time.perf_counter() - start
                 size = _dir_bytes(Path(tmp) / tier)
                 docs = len(index["spots"][0]["nodes"])
                 print(f"  {tier:<4} tier: {docs:>7} documents, {size / 2**20:8.2f} MiB, {seconds:7.1f} s to build, "
                       f"check and write ({1000 * seconds / docs:.1f} ms and {size / docs / 1024:.1f} KiB per document)")
-        if case == "flop":  # the tree tier, measured on a few turn cards and projected
+                if tier == "lazy":
+                    read_lazy(Path(tmp) / tier, lazy_documents)
+        if case == "flop":  # the eager tree tier, measured on a few turn cards and projected
             hands = [[COMBO_IDS[int(c)] for c in h] for h in solver.hands]
             settings, xpl = solve_settings(solver, target), solver.exploitability()
             start = time.perf_counter()
@@ -156,6 +196,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results_dir", nargs="?", help="a results folder with charts/ (and packs/)")
     parser.add_argument("--write-packs", nargs="+", choices=sorted(BOARDS), help="measure packs instead (no server)")
+    parser.add_argument("--lazy-documents", type=int, default=20,
+                        help="with --write-packs: documents read from the lazy pack, timed (default 20)")
     parser.add_argument("--target", type=float, default=0.3, help="with --write-packs: solve target, %% of pot")
     parser.add_argument("--max-iterations", type=int, default=300, help="with --write-packs: iteration limit")
     parser.add_argument("--flop-cards", type=int, default=2, help="with --write-packs flop: turn cards measured")
@@ -164,7 +206,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.write_packs:
         print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        write_packs(args.write_packs, args.target, args.max_iterations, args.flop_cards)
+        write_packs(args.write_packs, args.target, args.max_iterations, args.flop_cards, args.lazy_documents)
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return 0
     if not args.results_dir:

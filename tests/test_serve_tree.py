@@ -38,6 +38,7 @@ def turn_pack(tmp_path_factory):
     solver.solve(0.5, 300)
     root = tmp_path_factory.mktemp("tree") / "results"
     write_pack(root / "packs" / "turn", [pack_spot(solver, 0.5, "turn_kt74", tier="tree")], campaign="test")
+    write_pack(root / "packs" / "lazy", [pack_spot(solver, 0.5, "turn_kt74", tier="tree", lazy=True)], campaign="test")
     return root, Pack(root / "packs" / "turn"), solver
 
 
@@ -154,6 +155,57 @@ def test_the_api_reaches_nodes_after_a_deal(turn_pack):
     assert gone.status_code == 404 and gone.json()["error"]["asked"]["node_path"] == "root.check.check.Ks"
 
 
+def _without_pack_fields(doc: dict) -> dict:
+    return {**doc, "meta": {k: v for k, v in doc["meta"].items() if k not in ("pack_sha256", "stamp")}}
+
+
+def test_a_lazy_pack_builds_the_same_documents_on_request(turn_pack):
+    """A lazy pack stores the root street's documents, the spot and the strategy sums; every
+    later document it builds equals the eager pack's, and its street listings too."""
+    root, eager, _ = turn_pack
+    lazy = Pack(root / "packs" / "lazy")
+    entry = lazy.spots["turn_kt74"]
+    assert entry["nodes"] == ["root", "root.bet_50", "root.check", "root.check.bet_50"] and "parts" not in entry
+    assert entry["deals"] == eager.spots["turn_kt74"]["deals"]
+    assert lazy.sha256 != eager.sha256
+    for path in eager.spots["turn_kt74"]["nodes"]:
+        assert lazy.has_node("turn_kt74", path)
+        assert _without_pack_fields(lazy.document("turn_kt74", path)) == _without_pack_fields(
+            eager.document("turn_kt74", path)), path
+    for line in STREET_ACTIONS:
+        for card in ("Ah", "2c", "Qs"):
+            after = f"{line}.{card}"
+            a, b = lazy.street("turn_kt74", after), eager.street("turn_kt74", after)
+            assert sorted(a["nodes"]) == sorted(b["nodes"]) and len(a["nodes"]) == 4 and a["deals"] == b["deals"] == {}
+    for missing in ("root.check.check.Ks", "root.check.check.Ah.call", "root.check.check", "root.fold"):
+        assert not lazy.has_node("turn_kt74", missing) and not eager.has_node("turn_kt74", missing)
+
+
+def test_the_api_lists_a_lazy_pack_street_by_street(turn_pack):
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from pokerlab.serve.app import create_app
+
+    root, _, _ = turn_pack
+    client = TestClient(create_app(root))
+    base = "/api/v1/packs/lazy/spots/turn_kt74/nodes"
+    listed = client.get(base).json()
+    assert listed["lazy"] is True and len(listed["deals"]["root.bet_50.call"]) == 48
+    street = client.get(base, params={"after": "root.bet_50.call.9s"})
+    assert street.status_code == 200 and street.json()["nodes"][0] == "root.bet_50.call.9s"
+    assert client.get(base, params={"after": "root.bet_50.call.9s"}, headers={"If-None-Match": street.headers["etag"]}).status_code == 304
+    for path in street.json()["nodes"]:
+        r = client.get(f"{base}/{path}")
+        assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=31536000, immutable"
+        validate_document(r.json())
+        assert r.json()["board"] == "KsTh9s7d4c"
+    assert client.get(base, params={"after": "root.bet_50.call.Ks"}).status_code == 404
+    assert client.get(base, params={"after": "root..x"}).status_code == 400
+    assert client.get(f"{base}/root.bet_50.call.Ks.check").status_code == 404
+
+
 # --- the fit's solves are packs -------------------------------------------------------------
 
 
@@ -187,3 +239,4 @@ def test_a_fit_job_writes_a_root_tier_pack_agreeing_with_its_record(tmp_path):
 
     catalogue = Catalogue(tmp_path / "results")
     assert list(catalogue.packs) == ["fit.cash.2max.20bb.e0.b0"]
+    assert sum(f.stat().st_size for f in pack_dir.rglob("*") if f.is_file()) < 200_000  # root tier only: small

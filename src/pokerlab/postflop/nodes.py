@@ -98,46 +98,84 @@ def street_nodes(solver: PostflopSolver, start: int = 0, dealt: tuple[int, ...] 
     queue = [start]
     for node in queue:  # breadth-first: a parent's reach is set before its children
         r = reach_of[node]
-        actor, other = int(tree.actor[node]), 1 - int(tree.actor[node])
-        sigma = solver.average_strategy(node, dealt)  # (actions, actor hands)
-        children = list(tree.children(node))
-        invest = (float(tree.invest[node, 0]), float(tree.invest[node, 1]))
-        pot = spot.pot + invest[0] + invest[1]
-        compat = solver.compatible_reach(actor, r[other])
-        safe = np.where(compat > 0, compat, 1.0)
-        base = 0.5 * spot.pot + invest[actor]  # walk sums are net of half the root pot
-        cfv = np.stack([solver.subtree_values(child, actor, r[other], dealt) for child in children])
-        action_ev = np.where(compat > 0, cfv / safe + base, 0.0)
-        # both range values over the same hand pairs: the actor's from its actions, the other's from one walk
-        pair_mass = float(r[actor] @ compat)
-        other_cfv = solver.subtree_values(node, other, r[actor], dealt)
-        other_compat = solver.compatible_reach(other, r[actor])
-        if pair_mass > 0:
-            actor_ev = float(r[actor] @ ((sigma * cfv).sum(axis=0) + base * compat)) / pair_mass
-            other_ev = float(r[other] @ (other_cfv + (0.5 * spot.pot + invest[other]) * other_compat)) / pair_mass
-        else:
-            actor_ev = other_ev = 0.0
-        node_ev = [0.0, 0.0]
-        node_ev[actor], node_ev[other] = actor_ev, other_ev
-        deals = []
-        for k, child in enumerate(children):
+        readout = node_readout(solver, node, dealt, r, line_of[node], live)
+        actor = readout.actor
+        for k, child in enumerate(solver.tree.children(node)):
             child_reach = [r[0], r[1]]
-            child_reach[actor] = r[actor] * sigma[k]
+            child_reach[actor] = r[actor] * readout.strategy[k]
             if tree.kind[child] == DECISION:
                 reach_of[child] = child_reach
                 line_of[child] = line_of[node] + (k,)
                 queue.append(child)
             elif tree.kind[child] == CHANCE:  # the street ends with a deal
-                deals.append(k)
                 chance.append(ChancePoint(int(child), line_of[node] + (k,), dealt,
                                           (child_reach[0].copy(), child_reach[1].copy())))
-        out.append(NodeReadout(
-            node=node, line=line_of[node], actor=actor, pot=pot, behind=spot.stack - max(invest), invest=invest,
-            actions=tuple(tree.labels[c] for c in children), reach=(r[0], r[1]),
-            strategy=sigma, action_ev=action_ev, node_ev=(node_ev[0], node_ev[1]),
-            dealt=dealt, live=live, deals=tuple(deals),
-        ))
+        out.append(readout)
     return out, chance
+
+
+def node_readout(solver: PostflopSolver, node: int, dealt: tuple[int, ...], reach, line: tuple = (),
+                 live: tuple[np.ndarray, np.ndarray] | None = None) -> NodeReadout:
+    """The read-out of one decision ``node`` reached after the ``dealt`` cards with ``reach``
+    (per player, hands holding a dealt card already zeroed; ``live`` marks the others)."""
+    tree, spot = solver.tree, solver.spot
+    r = reach
+    actor, other = int(tree.actor[node]), 1 - int(tree.actor[node])
+    sigma = solver.average_strategy(node, dealt)  # (actions, actor hands)
+    children = list(tree.children(node))
+    invest = (float(tree.invest[node, 0]), float(tree.invest[node, 1]))
+    pot = spot.pot + invest[0] + invest[1]
+    compat = solver.compatible_reach(actor, r[other])
+    safe = np.where(compat > 0, compat, 1.0)
+    base = 0.5 * spot.pot + invest[actor]  # walk sums are net of half the root pot
+    cfv = np.stack([solver.subtree_values(child, actor, r[other], dealt) for child in children])
+    action_ev = np.where(compat > 0, cfv / safe + base, 0.0)
+    # both range values over the same hand pairs: the actor's from its actions, the other's from one walk
+    pair_mass = float(r[actor] @ compat)
+    other_cfv = solver.subtree_values(node, other, r[actor], dealt)
+    other_compat = solver.compatible_reach(other, r[actor])
+    if pair_mass > 0:
+        actor_ev = float(r[actor] @ ((sigma * cfv).sum(axis=0) + base * compat)) / pair_mass
+        other_ev = float(r[other] @ (other_cfv + (0.5 * spot.pot + invest[other]) * other_compat)) / pair_mass
+    else:
+        actor_ev = other_ev = 0.0
+    node_ev = [0.0, 0.0]
+    node_ev[actor], node_ev[other] = actor_ev, other_ev
+    deals = tuple(k for k, child in enumerate(children) if tree.kind[child] == CHANCE)
+    return NodeReadout(
+        node=node, line=tuple(line), actor=actor, pot=pot, behind=spot.stack - max(invest), invest=invest,
+        actions=tuple(tree.labels[c] for c in children), reach=(r[0], r[1]),
+        strategy=sigma, action_ev=action_ev, node_ev=(node_ev[0], node_ev[1]),
+        dealt=tuple(dealt), live=live, deals=deals,
+    )
+
+
+def reach_along(solver: PostflopSolver, steps: list) -> tuple[int, tuple[int, ...], list[np.ndarray], tuple]:
+    """Follow ``steps`` from the root - child indices at decisions, card indices at deals - under
+    the average strategies; return the node reached, the dealt cards, the reach (hands holding a
+    dealt card zeroed) and ``live`` (None before any deal). ``ValueError`` for a step that does
+    not exist (a card on the board or already dealt, an index past the node's children)."""
+    tree = solver.tree
+    node, dealt = 0, ()
+    reach = [w.copy() for w in solver.weights]
+    for step in steps:
+        if tree.kind[node] == DECISION:
+            if not 0 <= step < int(tree.n_children[node]):
+                raise ValueError(f"step {step}: node {node} has {int(tree.n_children[node])} actions")
+            actor = int(tree.actor[node])
+            reach[actor] = reach[actor] * solver.average_strategy(node, dealt)[step]
+            node = int(tree.first_child[node]) + step
+        elif tree.kind[node] == CHANCE:
+            if step in solver.spot.board or step in dealt or not 0 <= step < 52:
+                raise ValueError(f"card {step}: on the board or dealt before; it cannot come at node {node}")
+            dealt = dealt + (int(step),)
+            for p in range(2):
+                reach[p] = np.where(_holding(solver, p, (int(step),)), 0.0, reach[p])
+            node = int(tree.first_child[node])
+        else:
+            raise ValueError(f"step {step}: node {node} ends the hand")
+    live = tuple(~_holding(solver, p, dealt) for p in range(2)) if dealt else None
+    return node, dealt, reach, live
 
 
 def root_street_nodes(solver: PostflopSolver) -> list[NodeReadout]:

@@ -676,6 +676,20 @@ class PostflopSolver:
         block = self._block(self._S, node, dealt)
         block[...] = np.asarray(strategy, dtype=block.dtype).reshape(block.shape)
 
+    def strategy_sums(self) -> bytes:
+        """The average-strategy state (both players' strategy sums, float32 little-endian, OOP
+        then IP): with the spot, all a read-out needs (see :meth:`load_strategy_sums`)."""
+        return b"".join(np.ascontiguousarray(s, dtype="<f4").tobytes() for s in self._S)
+
+    def load_strategy_sums(self, data: bytes) -> None:
+        """Restore the state saved by :meth:`strategy_sums` (same spot and isomorphism setting)."""
+        sizes = [s.size for s in self._S]
+        arr = np.frombuffer(data, dtype="<f4")
+        if arr.size != sum(sizes):
+            raise ValueError(f"strategy sums: expected {sum(sizes)} float32 values for this tree, got {arr.size}")
+        self._S[0][:] = arr[:sizes[0]]
+        self._S[1][:] = arr[sizes[0]:]
+
     # --- read-out -----------------------------------------------------------------------------
 
     def subtree_values(self, start: int, player: int, opp_reach: np.ndarray, dealt: tuple[int, ...] = ()) -> np.ndarray:

@@ -13,6 +13,7 @@ Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes``           a chart set's decision nodes
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes/{path}``    one preflop NodeDocument
     ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths and deals
+                                                                 (``?after=PATH``: the street after a dealt card)
     ``/api/v1/packs/{pack}/spots/{family_id}/nodes/{path}``      one postflop NodeDocument
     ``/`` and ``/app/...``                                       the web app (HTML, JS, CSS)
 
@@ -249,12 +250,23 @@ class Catalogue:
             raise ApiError(404, f"pack {pack!r} has no spot {family_id!r}", asked)
         return self.packs[pack]
 
-    def pack_nodes(self, pack: str, family_id: str) -> tuple[bytes, str]:
+    def pack_nodes(self, pack: str, family_id: str, after: str | None = None) -> tuple[bytes, str]:
         p = self.pack_spot(pack, family_id)
         entry = p.spots[family_id]
+        if after is not None:  # one later street: the nodes after a dealt card
+            asked = {"pack": pack, "family_id": family_id, "after": after}
+            if not POSTFLOP_PATH_RE.match(after):
+                raise ApiError(400, f"malformed after {after!r}: expected a node path ending with a dealt card", asked)
+            try:
+                street = p.street(family_id, after)
+            except KeyError:
+                raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no street after {after!r}", asked) from None
+            body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "after": after,
+                                **street})
+            return body, _etag(p.sha256, family_id, "nodes", after)
         body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "board": entry["board"],
                             "street": entry["street"], "tier": p.index["tier"], "nodes": entry["nodes"],
-                            "deals": entry.get("deals", {})})
+                            "deals": entry.get("deals", {}), "lazy": "lazy" in entry})
         return body, _etag(p.sha256, family_id, "nodes")
 
     def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
@@ -265,7 +277,7 @@ class Catalogue:
         p = self.pack_spot(pack, family_id)
         if not POSTFLOP_PATH_RE.match(node_path):
             raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids", asked)
-        if node_path not in p.spots[family_id]["nodes"]:
+        if not p.has_node(family_id, node_path):
             raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no node {node_path!r}", asked)
         return self._docs.get(("pack", pack, family_id, node_path),
                               lambda: _json_bytes(p.document(family_id, node_path)))
@@ -320,7 +332,10 @@ def _openapi() -> dict[str, Any]:
             f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
                 "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, A)",
                                                        "^(root|[FCRA]+)$")], "NodeDocument v1, preflop variant"),
-            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack,
+            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack + [
+                {"name": "after", "in": "query", "required": False, "schema": {"type": "string"},
+                 "description": "a node path ending with a dealt card: list the street it begins (lazy packs list "
+                 "later streets this way)"}],
                 "node paths (a dealt card is a path segment, e.g. root.check.check.Td) and deals: "
                 "for each action that ends a street, the cards that can come"),
             f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}": get(
@@ -376,7 +391,7 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
 
     def pack_nodes(request: Request) -> Response:
         p = request.path_params
-        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"])
+        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"], request.query_params.get("after"))
         return answer(request, etag, lambda: body, IMMUTABLE)
 
     def pack_document(request: Request) -> Response:

@@ -135,14 +135,17 @@ def card_segment(card: int) -> str:
 
 
 def postflop_documents(solver, family_id: str, settings: dict[str, Any], bb_chips: float = 1.0,
-                       tier: str = "root", deals: dict[str, list[str]] | None = None) -> dict[str, dict]:
+                       tier: str = "root", deals: dict[str, list[str]] | None = None,
+                       root_street_only: bool = False) -> dict[str, dict]:
     """``node_path -> document`` (without ``meta.pack_sha256``/``campaign``/``stamp``, which the
     pack adds) of a solved ``PostflopSolver``: every decision of the root street (``tier``
     ``root``) or of the whole tree, every dealt card included (``tree``; the solver must keep a
     strategy for every deal, i.e. be solved with ``isomorphism=False`` unless the board and
     ranges have no suit symmetry). Paths: ``root``, then action ids and, after a deal, the dealt
     card, joined by ``.``: ``root.check.check.Td.bet_50``. ``deals``, if given, receives
-    ``chance path -> cards that can come`` (``root.check.check -> ["Ac", ...]``)."""
+    ``chance path -> cards that can come`` (``root.check.check -> ["Ac", ...]``).
+    ``root_street_only``: tier-``tree`` documents of the root street alone (a lazy pack builds
+    the rest on request, :mod:`pokerlab.serve.lazy`)."""
     from pokerlab.postflop.nodes import root_street_nodes, tree_nodes
 
     if not bb_chips > 0:
@@ -154,7 +157,7 @@ def postflop_documents(solver, family_id: str, settings: dict[str, Any], bb_chip
     hands = [[COMBO_IDS[int(c)] for c in h] for h in solver.hands]
     docs: dict[str, dict] = {}
     path_of: dict[tuple, str] = {(): "root"}
-    readouts = tree_nodes(solver) if tier == "tree" else root_street_nodes(solver)
+    readouts = tree_nodes(solver) if tier == "tree" and not root_street_only else root_street_nodes(solver)
     for r in readouts:
         docs[path_of[r.line]] = postflop_document(solver, r, family_id, settings, bb_chips, hands,
                                                   exploitability_chips, path_of, tier, deals)

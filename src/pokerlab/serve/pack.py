@@ -31,9 +31,12 @@ import hashlib
 import json
 import os
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from pokerlab.io import compact_json_bytes, write_bytes_atomic
 
@@ -60,6 +63,7 @@ class PackSpot:
     documents: dict[str, dict[str, Any]]  # node_path -> document (without the pack's meta fields)
     deals: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # chance path -> cards that can come
     tier: str = "root"
+    lazy: tuple[dict[str, Any], bytes] | None = None  # (spot record, strategy sums): later streets on request
 
 
 def default_family_id(spot) -> str:
@@ -84,10 +88,13 @@ def solve_settings(solver, target_pct_pot: float) -> dict[str, Any]:
 
 
 def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_chips: float = 1.0,
-              tier: str = "root") -> PackSpot:
+              tier: str = "root", lazy: bool = False) -> PackSpot:
     """The documents of a solved :class:`~pokerlab.postflop.solver.PostflopSolver` (the root
     street, or with ``tier="tree"`` every node), each checked against the schema (``ValueError``
-    naming the field, e.g. a range weight above 1)."""
+    naming the field, e.g. a range weight above 1). With ``lazy`` (tree tier) only the root
+    street's documents are written; the spot and the solver's strategy sums are stored instead of
+    the rest, which a reader builds on request (:mod:`pokerlab.serve.lazy`; the solver must have
+    been built with ``isomorphism=False``)."""
     from pokerlab.postflop.game import STREET_NAMES
     from pokerlab.serve.documents import canonical_board, postflop_documents, validate_document
 
@@ -95,12 +102,21 @@ def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_ch
     if not FAMILY_RE.match(family_id):
         raise ValueError(f"family_id: {family_id!r} must be 1-100 characters of letters, digits, '_', '.', '-'")
     deals: dict[str, list[str]] = {}
-    docs = postflop_documents(solver, family_id, solve_settings(solver, target_pct_pot), bb_chips, tier, deals)
+    lazy = lazy and tier == "tree"
+    settings = solve_settings(solver, target_pct_pot)
+    docs = postflop_documents(solver, family_id, settings, bb_chips, tier, deals, root_street_only=lazy)
+    stored = None
+    if lazy:
+        from pokerlab.serve.lazy import spot_record
+
+        if not np.array_equal(solver.iso_card, np.tile(np.arange(52), (53, 1))):
+            raise ValueError("pack: a lazy tree tier needs a solve without suit isomorphism (isomorphism=False)")
+        stored = (spot_record(solver, family_id, json.loads(json.dumps(settings)), bb_chips), solver.strategy_sums())
     placeholder = {"campaign": "check", "stamp": "check", "pack_sha256": "0" * 64}
     for doc in docs.values():  # each document is checked against the schema before it is written
         validate_document({**doc, "meta": {**doc["meta"], **placeholder}})
     return PackSpot(family_id, canonical_board(solver.spot.board), STREET_NAMES[solver.spot.street], docs,
-                    deals if tier == "tree" else {}, tier)
+                    deals if tier == "tree" else {}, tier, stored)
 
 
 def _digest(index: dict[str, Any]) -> str:
@@ -147,6 +163,12 @@ def write_pack(out_dir: str | os.PathLike, spots: list[PackSpot], campaign: str 
             entry["parts"] = files
         if spot.deals:
             entry["deals"] = {k: spot.deals[k] for k in sorted(spot.deals, key=_path_key)}
+        if spot.lazy is not None:
+            record, state = spot.lazy
+            rel = f"spots/{spot.family_id}.state.f32"
+            write_bytes_atomic(out / rel, state)
+            entry["lazy"] = {"file": rel, "sha256": hashlib.sha256(state).hexdigest(), "bytes": len(state),
+                             "record": record}
         entries.append(entry)
     index = {"format": PACK_FORMAT, "campaign": campaign, "tier": tier, "spots": entries}
     index["pack_sha256"] = _digest(index)
@@ -172,6 +194,9 @@ class Pack:
         self.index = index
         self.spots = {s["family_id"]: s for s in index["spots"]}
         self._loaded: dict[tuple, dict[str, Any]] = {}
+        self._node_sets = {f: set(s["nodes"]) for f, s in self.spots.items()}
+        self._lazy: dict[str, Any] = {}
+        self._lazy_lock = threading.Lock()
 
     @property
     def sha256(self) -> str:
@@ -191,8 +216,46 @@ class Pack:
             self._loaded[key] = json.loads(data)["documents"]
         return self._loaded[key]
 
+    def lazy_spot(self, family_id: str):
+        """The :class:`~pokerlab.serve.lazy.LazySpot` of a spot stored lazily (None otherwise)."""
+        entry = self.spots[family_id].get("lazy")
+        if entry is None:
+            return None
+        with self._lazy_lock:
+            if family_id not in self._lazy:
+                from pokerlab.serve.lazy import LazySpot
+
+                data = (self.root / entry["file"]).read_bytes()
+                if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+                    raise ValueError(f"pack {self.sha256[:16]}: {entry['file']} does not match its listed SHA-256")
+                self._lazy[family_id] = LazySpot(entry["record"], data)
+            return self._lazy[family_id]
+
+    def has_node(self, family_id: str, node_path: str) -> bool:
+        """True if the spot serves a document at ``node_path`` (stored, or built on request)."""
+        if node_path in self._node_sets[family_id]:
+            return True
+        lazy = first_deal(node_path) is not None and self.lazy_spot(family_id)
+        return bool(lazy) and lazy.has(node_path)
+
+    def street(self, family_id: str, after: str) -> dict[str, Any]:
+        """Node paths and deals of the street that begins after the dealt card ending ``after``;
+        ``KeyError`` if there is no such street."""
+        lazy = self.lazy_spot(family_id)
+        if lazy is not None:
+            return lazy.street(after)
+        entry, prefix = self.spots[family_id], after + "."
+        if not CARD_SEGMENT_RE.match(after.rsplit(".", 1)[-1]) or after not in self._node_sets[family_id]:
+            raise KeyError(after)
+        later = lambda p: p.startswith(prefix) and first_deal(p[len(prefix):]) is None  # noqa: E731
+        return {"nodes": [after] + [p for p in entry["nodes"] if later(p)],
+                "deals": {k: v for k, v in entry.get("deals", {}).items() if later(k)}}
+
     def document(self, family_id: str, node_path: str) -> dict[str, Any]:
         """The full document (pack meta filled in); ``KeyError`` if the spot or node is unknown."""
-        doc = dict(self._spot(family_id, first_deal(node_path))[node_path])
+        if node_path in self._node_sets[family_id] or self.spots[family_id].get("lazy") is None:
+            doc = dict(self._spot(family_id, first_deal(node_path))[node_path])
+        else:
+            doc = self.lazy_spot(family_id).document(node_path)
         doc["meta"] = {**doc["meta"], **{k: self.index[k] for k in PACK_FIELDS_FROM_INDEX}}
         return doc

@@ -79,6 +79,13 @@
     return (S.nodes && S.nodes.includes(p)) || S.deals[p] ? p : null;  // a decision, or a deal (card picker)
   }
   const isCard = step => /^[AKQJT2-9][shdc]$/.test(step);
+  /* A pack that builds later streets on request lists them street by street: fetch the one a card begins. */
+  async function loadStreet(path) {
+    if (!S.lazy || S.nodes.includes(path)) return;
+    const st = await api(`${API}/packs/${encodeURIComponent(S.pack)}/spots/${encodeURIComponent(S.spot)}/nodes?after=${encodeURIComponent(path)}`);
+    S.nodes.push(...st.nodes);
+    Object.assign(S.deals, st.deals);
+  }
   async function openChart() {
     S.set = $('depth').value;
     S.trail = [{path: 'root', label: 'root'}];
@@ -91,6 +98,7 @@
     const listed = await api(`${API}/packs/${encodeURIComponent(S.pack)}/spots/${encodeURIComponent(S.spot)}/nodes`);
     S.nodes = listed.nodes;
     S.deals = listed.deals || {};
+    S.lazy = !!listed.lazy;
     S.trail = [{path: 'root', label: 'root'}];
     await show();
   }
@@ -121,6 +129,7 @@
       b.setAttribute('aria-label', `${card[0]} of ${suitName[card[1]]}`);
       b.onclick = async () => {
         el.hidden = true;
+        try { await loadStreet(`${path}.${card}`); } catch (e) { status(e.message); return; }
         S.trail.push({path: `${path}.${card}`, label: `${label} · ${card}`});
         await show();
       };
@@ -145,6 +154,7 @@
         if (!isCard(step) || !S.deals[chance].includes(step)) throw new Error(`${path}: ${step} cannot come after ${chance}`);
         trail[trail.length - 1] = {path: `${chance}.${step}`, label: `${trail[trail.length - 1].label} · ${step}`};
         at = `${chance}.${step}`;
+        await loadStreet(at);
         chance = null;
         continue;
       }
