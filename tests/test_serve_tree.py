@@ -240,3 +240,14 @@ def test_a_fit_job_writes_a_root_tier_pack_agreeing_with_its_record(tmp_path):
     catalogue = Catalogue(tmp_path / "results")
     assert list(catalogue.packs) == ["fit.cash.2max.20bb.e0.b0"]
     assert sum(f.stat().st_size for f in pack_dir.rglob("*") if f.is_file()) < 200_000  # root tier only: small
+
+
+def test_a_tree_tier_refuses_a_solve_that_stores_one_deal_per_suit_class():
+    # no diamond and no club on the board: a diamond river card stands for its club twin
+    spot = PostflopSpot(10.0, 20.0, tuple(parse_cards("KsTh7s4h")), Range.parse("QQ+,AK").weights,
+                        Range.parse("TT+,AQs+").weights, TREE)
+    solver = PostflopSolver(spot)
+    assert not np.array_equal(solver.iso_card, np.tile(np.arange(52), (53, 1)))
+    with pytest.raises(ValueError, match="isomorphism=False"):
+        pack_spot(solver, 1.0, "iso", tier="tree")
+    assert pack_spot(solver, 1.0, "iso", tier="root").documents["root"]["street"] == "turn"

@@ -103,14 +103,15 @@ def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_ch
         raise ValueError(f"family_id: {family_id!r} must be 1-100 characters of letters, digits, '_', '.', '-'")
     deals: dict[str, list[str]] = {}
     lazy = lazy and tier == "tree"
+    if tier == "tree" and not np.array_equal(solver.iso_card, np.tile(np.arange(52), (53, 1))):
+        raise ValueError("pack: the tree tier reads every deal, but this solve stores one deal per suit-isomorphism "
+                         "class; solve with PostflopSolver(..., isomorphism=False) or write the root tier")
     settings = solve_settings(solver, target_pct_pot)
     docs = postflop_documents(solver, family_id, settings, bb_chips, tier, deals, root_street_only=lazy)
     stored = None
     if lazy:
         from pokerlab.serve.lazy import spot_record
 
-        if not np.array_equal(solver.iso_card, np.tile(np.arange(52), (53, 1))):
-            raise ValueError("pack: a lazy tree tier needs a solve without suit isomorphism (isomorphism=False)")
         stored = (spot_record(solver, family_id, json.loads(json.dumps(settings)), bb_chips), solver.strategy_sums())
     placeholder = {"campaign": "check", "stamp": "check", "pack_sha256": "0" * 64}
     for doc in docs.values():  # each document is checked against the schema before it is written
@@ -205,6 +206,11 @@ class Pack:
     def _spot(self, family_id: str, card: str | None = None) -> dict[str, Any]:
         """The documents of one spot file: the root street's, or those after first dealt ``card``."""
         key = (family_id, card)
+        with self._lazy_lock:  # the server reads from several threads
+            return self._load_spot(key)
+
+    def _load_spot(self, key: tuple) -> dict[str, Any]:
+        family_id, card = key
         if key not in self._loaded:
             entry = self.spots[family_id]
             part = entry if card is None else entry.get("parts", {})[card]
@@ -221,7 +227,7 @@ class Pack:
         entry = self.spots[family_id].get("lazy")
         if entry is None:
             return None
-        with self._lazy_lock:
+        with self._lazy_lock:  # one rebuild per spot, whichever thread asks first
             if family_id not in self._lazy:
                 from pokerlab.serve.lazy import LazySpot
 
