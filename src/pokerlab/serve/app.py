@@ -258,7 +258,7 @@ class Catalogue:
             if not POSTFLOP_PATH_RE.match(after):
                 raise ApiError(400, f"malformed after {after!r}: expected a node path ending with a dealt card", asked)
             try:
-                street = p.street(family_id, after)
+                street = self._docs.get(("street", pack, family_id, after), lambda: p.street(family_id, after))
             except KeyError:
                 raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no street after {after!r}", asked) from None
             body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "after": after,
@@ -272,13 +272,19 @@ class Catalogue:
     def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
         return _etag(self.packs[pack].sha256, family_id, node_path)
 
-    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
+    def pack_node_check(self, pack: str, family_id: str, node_path: str):
+        """The pack, after 400 for a malformed path and 404 for a node the spot does not serve."""
         asked = {"pack": pack, "family_id": family_id, "node_path": node_path}
         p = self.pack_spot(pack, family_id)
         if not POSTFLOP_PATH_RE.match(node_path):
-            raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids", asked)
+            raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids "
+                           "and dealt cards", asked)
         if not p.has_node(family_id, node_path):
             raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no node {node_path!r}", asked)
+        return p
+
+    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
+        p = self.pack_node_check(pack, family_id, node_path)
         return self._docs.get(("pack", pack, family_id, node_path),
                               lambda: _json_bytes(p.document(family_id, node_path)))
 
@@ -396,8 +402,9 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
 
     def pack_document(request: Request) -> Response:
         p = request.path_params
-        body = catalogue.pack_document(p["pack"], p["family_id"], p["node_path"])  # 404/400 first; cached bytes
-        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]), lambda: body, IMMUTABLE)
+        catalogue.pack_node_check(p["pack"], p["family_id"], p["node_path"])  # 404/400 before any 304
+        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]),
+                      lambda: catalogue.pack_document(p["pack"], p["family_id"], p["node_path"]), IMMUTABLE)
 
     openapi = _json_bytes(_openapi())
 
