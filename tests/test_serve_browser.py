@@ -243,6 +243,7 @@ def test_postflop_card_picker_reaches_a_river_node(browser, tmp_path):
     try:
         match = re.search(r"(http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
         assert match, proc.stderr.read() if proc.poll() is not None else "no URL printed"
+        browser.get_log("browser")  # drop what earlier tests left (the offline page's refused file:// read)
         for name in ("turn", "lazy"):
             browser.get(match.group(1) + f"#mode=postflop&pack={name}&spot=turn_kt74")
             browser.refresh()
