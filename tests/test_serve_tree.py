@@ -94,17 +94,22 @@ def test_river_node_evs_equal_the_river_spot_resolved_with_the_same_strategies(t
     ranges = the reach after the deal), with the turn solve's river strategies imposed, valued
     by its own root read-out: per-combo EVs and the node EVs must equal the turn pack's."""
     _, pack, _ = turn_pack
-    prefix = f"{line}.{card}"
-    first = pack.document("turn_kt74", prefix)
-    bb = first["pot_bb"]
-    spot = PostflopSpot(bb, first["effective_stack_bb"], tuple(parse_cards(BOARD + card)),
-                        vector(first["ranges"]["oop"]), vector(first["ranges"]["ip"]), TREE)
+    check_against_river_resolve(pack, "turn_kt74", f"{line}.{card}", BOARD + card, TREE)
+
+
+def check_against_river_resolve(pack, family: str, prefix: str, board: str, tree: BetTree) -> None:
+    """Re-solve the river spot at ``prefix`` (a path ending with the river card) with the pack's
+    strategies imposed and compare its root read-out and per-node documents with the pack's."""
+    first = pack.document(family, prefix)
+    spot = PostflopSpot(first["pot_bb"], first["effective_stack_bb"], tuple(parse_cards(board)),
+                        vector(first["ranges"]["oop"]), vector(first["ranges"]["ip"]), tree)
     river = PostflopSolver(spot)
-    tree = river.tree
-    for node in tree.decision_nodes():  # impose the turn pack's river strategies, node by node
-        path = ".".join([prefix] + [a for a in _ids(tree, node)])
-        doc = pack.document("turn_kt74", path)
-        actor = int(tree.actor[node])
+    paths = {0: prefix}
+    for node in river.tree.decision_nodes():  # breadth-first: impose the pack's strategies node by node
+        doc = pack.document(family, paths[int(node)])
+        for k, child in enumerate(river.tree.children(int(node))):
+            paths[int(child)] = f"{paths[int(node)]}.{doc['actions'][k]['id']}"
+        actor = int(river.tree.actor[node])
         strategy = np.array([doc["strategy"][COMBO_IDS[int(c)]] for c in river.hands[actor]]).T
         river.set_average_strategy(int(node), (), strategy)
     result = river.result()
@@ -115,8 +120,9 @@ def test_river_node_evs_equal_the_river_spot_resolved_with_the_same_strategies(t
             assert value == pytest.approx(result.players["oop"].combos[cid]["ev"], abs=2e-5)
     # every river node of the line: the same documents from the river spot's own root-street read-out
     resolved = pack_spot(river, 0.5, "river", tier="root").documents
+    assert len(resolved) == river.tree.decision_nodes().size
     for path, doc in resolved.items():
-        served = pack.document("turn_kt74", prefix + path[len("root"):])
+        served = pack.document(family, prefix + path[len("root"):])
         assert served["actions"] == doc["actions"] and served["pot_bb"] == pytest.approx(doc["pot_bb"])
         for cid, evs in doc["evs"].items():
             if doc["ranges"][doc["actor"]][cid] > 0:
@@ -125,14 +131,29 @@ def test_river_node_evs_equal_the_river_spot_resolved_with_the_same_strategies(t
             assert served["exploitability"][seat] == pytest.approx(doc["exploitability"][seat], abs=5e-5)
 
 
-def _ids(tree, node) -> list[str]:
-    """A river tree's action ids from its root to ``node`` (TREE has no raises: bet, call, check, fold)."""
-    out = []
-    while node > 0:
-        word = tree.labels[node].split(" ")[0].lower()
-        out.append("bet_50" if word == "bet" else word)
-        node = int(tree.parent[node])
-    return out[::-1]
+def test_a_flop_pack_is_lazy_and_its_river_nodes_are_right(tmp_path):
+    """``pokerlab postflop --pack`` on a flop root: a lazy tree tier; a river node two deals down
+    is schema-valid, free of both dealt cards, and equals the river spot re-solved with the
+    pack's strategies imposed."""
+    from pokerlab.cli import main
+
+    out = tmp_path / "flop"
+    assert main(["postflop", "--pot", "10", "--stack", "10", "--board", "AsKd8c", "--oop", "AA,KK,AK",
+                 "--ip", "QQ,AK,KQs", "--bets", "50", "--accuracy", "2", "--max-iterations", "40",
+                 "--pack", str(out)]) == 0
+    pack = Pack(out)
+    (family,) = pack.spots
+    entry = pack.spots[family]
+    assert "lazy" in entry and pack.index["tier"] == "tree" and "parts" not in entry
+    path = "root.check.check.2c.check.check.3d"
+    assert pack.has_node(family, path) and not pack.has_node(family, "root.check.check.2c.check.check.2c")
+    doc = pack.document(family, path)
+    validate_document(doc, strict=True)
+    assert doc["board"] == "AsKd8c3d2c" and doc["street"] == "river" and doc["node_path"] == path
+    for seat in ("oop", "ip"):
+        assert not any(c in ("2c", "3d") for combo in doc["ranges"][seat] for c in (combo[:2], combo[2:]))
+    check_grid(doc, doc["ranges"][doc["actor"]])
+    check_against_river_resolve(pack, family, path, "AsKd8c2c3d", BetTree.uniform((50,), ()))
 
 
 def test_the_api_reaches_nodes_after_a_deal(turn_pack):
