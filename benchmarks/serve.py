@@ -154,8 +154,11 @@ def write_packs(cases: list[str], target: float, max_iterations: int, flop_cards
                 seconds = time.perf_counter() - start
                 size = _dir_bytes(Path(tmp) / tier)
                 docs = len(index["spots"][0]["nodes"])
-                print(f"  {tier:<4} tier: {docs:>7} documents, {size / 2**20:8.2f} MiB, {seconds:7.1f} s to build, "
-                      f"check and write ({1000 * seconds / docs:.1f} ms and {size / docs / 1024:.1f} KiB per document)")
+                per = "" if tier == "lazy" else (f" ({1000 * seconds / docs:.1f} ms and {size / docs / 1024:.1f} KiB "
+                                                 "per document)")
+                stored = " stored (the root street; the spot and strategy sums for the rest)" if tier == "lazy" else ""
+                print(f"  {tier:<4} tier: {docs:>7} documents{stored}, {size / 2**20:8.2f} MiB, {seconds:7.1f} s to build, "
+                      f"check and write{per}")
                 if tier == "lazy":
                     read_lazy(Path(tmp) / tier, lazy_documents)
         if case == "flop":  # the eager tree tier, measured on a few turn cards and projected
