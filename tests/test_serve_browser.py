@@ -216,3 +216,63 @@ def test_offline_chart_page_draws_with_the_same_code(browser, served_release, tm
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_postflop_card_picker_reaches_a_river_node(browser, tmp_path):
+    """A tree-tier turn pack, written out and lazy: check, check, then the card picker deals the
+    river; the river node's grid is the served document's."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from pokerlab.cards import parse_cards
+    from pokerlab.postflop.game import BetTree, PostflopSpot
+    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.ranges import Range
+    from pokerlab.serve.pack import pack_spot, write_pack
+
+    spot = PostflopSpot(10.0, 20.0, tuple(parse_cards("KsTh7d4c")), Range.parse("QQ+,AK,JTs").weights,
+                        Range.parse("TT+,AQs+,T9s").weights, BetTree.uniform((50,), ()))
+    solver = PostflopSolver(spot, isomorphism=False)
+    solver.solve(1.0, 100)
+    root = tmp_path / "results"
+    write_pack(root / "packs" / "turn", [pack_spot(solver, 1.0, "turn_kt74", tier="tree")], campaign="test")
+    write_pack(root / "packs" / "lazy", [pack_spot(solver, 1.0, "turn_kt74", tier="tree", lazy=True)], campaign="test")
+    proc = subprocess.Popen([sys.executable, "-m", "pokerlab.cli", "serve", str(root), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
+        assert match, proc.stderr.read() if proc.poll() is not None else "no URL printed"
+        browser.get_log("browser")  # drop what earlier tests left (the offline page's refused file:// read)
+        for name in ("turn", "lazy"):
+            browser.get(match.group(1) + f"#mode=postflop&pack={name}&spot=turn_kt74")
+            browser.refresh()
+            browser.get(match.group(1) + "#mode=postflop")
+            wait = WebDriverWait(browser, 60, ignored_exceptions=[StaleElementReferenceException])
+            wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+            wait.until(lambda d: "KsTh7d4c" in d.find_element(By.ID, "node").text)
+            browser.find_element(By.CSS_SELECTOR, '#actions button[data-action="check"]').click()
+            wait.until(lambda d: "root.check" in d.find_element(By.ID, "node").text)
+            browser.find_element(By.CSS_SELECTOR, '#actions button[data-action="check"]').click()
+            wait.until(lambda d: d.find_element(By.ID, "deal").is_displayed())
+            cards = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#deal button")]
+            assert len(cards) == 48 and "Ks" not in cards and "Qc" in cards
+            browser.save_screenshot(str(tmp_path / f"8-card-picker-{name}.png"))
+            browser.find_element(By.CSS_SELECTOR, '#deal button[data-card="Qc"]').click()
+            wait.until(lambda d: "KsQcTh7d4c" in d.find_element(By.ID, "node").text)
+            assert not browser.find_element(By.ID, "deal").is_displayed()
+            doc = Pack(root / "packs" / name).document("turn_kt74", "root.check.check.Qc")
+            grid = {c["class"]: c for c in doc["grid169"]}
+            for cls in ("AKo", "QQ", "JTs"):
+                got = browser.find_element(By.CSS_SELECTOR, f'#grid .cell[data-class="{cls}"]').get_attribute("data-strategy")
+                assert json.loads(got) == grid[cls]["strategy"], cls
+            assert "root.check.check.Qc" in browser.current_url
+            # the river's own actions lead on (a lazy pack's street was listed after the pick)
+            browser.find_element(By.CSS_SELECTOR, '#actions button[data-action="check"]').click()
+            wait.until(lambda d: "root.check.check.Qc.check" in d.find_element(By.ID, "node").text)
+            browser.save_screenshot(str(tmp_path / f"9-river-after-the-deal-{name}.png"))
+            severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
+            assert not severe, severe
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -3,7 +3,9 @@
 # fit_preflop solves the fit's preflop spots under fit.preflop_model (its own folder, so the fit
 # never depends on the constants it produces); fit_endings walks them to their most reached
 # heads-up flop endings and samples boards; fit_solve measures one ending x board (played and
-# control run); fit_constants fits the four constants and writes the report.
+# control run; with the builtin backend it also writes the played solve as a root-tier pack
+# bN.pack/ beside bN.parquet, not a declared output); fit_constants fits the four constants and
+# writes the report.
 
 from pokerlab.fit.settings import FitSettings
 

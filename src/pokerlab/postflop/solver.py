@@ -147,7 +147,7 @@ def _fill_reach(dst, src, cards, c):
 
 
 @njit(cache=True, fastmath=True)
-def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S, disc, max_depth, max_actions,
+def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, split, G, R, S, disc, max_depth, max_actions,
           rec_opp, rec_own, job_vals):
     """Counterfactual values of ``trav``'s hands at node ``start`` (a depth-first walk, explicit stack).
 
@@ -159,7 +159,9 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
     ``split`` says what happens at the root street's chance nodes (see ``_iterate``): RECORD
     stores the reach arriving there in ``rec_opp``/``rec_own`` and evaluates nothing, REPLAY
     sums the dealt subtrees' values from ``job_vals``; JOB walks one dealt subtree (``start``
-    the first node after the deal of ``first_card``), which holds no such chance node.
+    the first node after the deal of ``first_card``), which holds no such chance node. A walk
+    may also start below two deals (``first_card``, ``second_card``; -1 for none): the read-out
+    of a later street's node (``PostflopSolver.subtree_values``).
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
@@ -185,6 +187,7 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
     own_r[0] = own_root
     f_node[0] = start
     f_d1[0] = first_card
+    f_d2[0] = second_card
     sp = 0
     while sp >= 0:
         node = f_node[sp]
@@ -385,7 +388,7 @@ def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actio
             rec_own = np.zeros((n_chance, n_t))
             job_vals = np.zeros((jobs.shape[0], n_t))
             if n_chance > 0:
-                _walk(trav, mode, qty, opp_w, own_w, 0, -1, RECORD, G, R, S, (pos, neg, gam),
+                _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, RECORD, G, R, S, (pos, neg, gam),
                       max_depth, max_actions, rec_opp, rec_own, job_vals)
                 for j in prange(jobs.shape[0]):
                     G_j = (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
@@ -397,10 +400,10 @@ def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actio
                     own_j = np.empty(n_t)
                     _fill_reach(opp_j, rec_opp[ci], cards_1 if trav == 0 else cards_0, c)
                     _fill_reach(own_j, rec_own[ci], cards_0 if trav == 0 else cards_1, c)
-                    job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, JOB,
+                    job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, -1, JOB,
                                         G_j, (reg_0, reg_1), (sum_0, sum_1), (pos, neg, gam),
                                         max_depth, max_actions, rec_opp, rec_own, job_vals)
-            values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, REPLAY, G, R, S, (pos, neg, gam),
+            values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, REPLAY, G, R, S, (pos, neg, gam),
                            max_depth, max_actions, rec_opp, rec_own, job_vals)
     return values
 
@@ -673,19 +676,41 @@ class PostflopSolver:
         block = self._block(self._S, node, dealt)
         block[...] = np.asarray(strategy, dtype=block.dtype).reshape(block.shape)
 
+    def strategy_sums(self) -> bytes:
+        """The average-strategy state (both players' strategy sums, float32 little-endian, OOP
+        then IP): with the spot, all a read-out needs (see :meth:`load_strategy_sums`)."""
+        return b"".join(np.ascontiguousarray(s, dtype="<f4").tobytes() for s in self._S)
+
+    def load_strategy_sums(self, data: bytes) -> None:
+        """Restore the state saved by :meth:`strategy_sums` (same spot and isomorphism setting)."""
+        sizes = [s.size for s in self._S]
+        arr = np.frombuffer(data, dtype="<f4")
+        if arr.size != sum(sizes):
+            raise ValueError(f"strategy sums: expected {sum(sizes)} float32 values for this tree, got {arr.size}")
+        self._S[0][:] = arr[:sizes[0]]
+        self._S[1][:] = arr[sizes[0]:]
+
     # --- read-out -----------------------------------------------------------------------------
 
-    def subtree_values(self, start: int, player: int, opp_reach: np.ndarray) -> np.ndarray:
+    def subtree_values(self, start: int, player: int, opp_reach: np.ndarray, dealt: tuple[int, ...] = ()) -> np.ndarray:
         """Per hand of ``player``: the walk's sums (see ``_walk``, net of half the root pot) at node
-        ``start`` of the root street, both players on their average strategies, the opponent
-        arriving with ``opp_reach`` (its weights times its own path probabilities, aligned with
-        ``self.hands[1 - player]``). One single-threaded walk."""
+        ``start``, reached after the ``dealt`` cards (none: a node of the root street), both
+        players on their average strategies, the opponent arriving with ``opp_reach`` (its
+        weights times its own path probabilities, aligned with ``self.hands[1 - player]``; zero
+        it for combos holding a dealt card). The sums are conditional on the dealt cards. One
+        single-threaded walk; a suit-isomorphic deal (no stored strategy) is refused."""
         n_t, n_o = self.hands[player].size, self.hands[1 - player].size
         opp = np.ascontiguousarray(opp_reach, dtype=np.float64)
         if opp.shape != (n_o,):
             raise ValueError(f"opp_reach: expected {n_o} values, got shape {opp.shape}")
+        if len(dealt) > 2 or len(dealt) != int(self.tree.board_len[start]) - len(self.spot.board):
+            raise ValueError(f"dealt: node {start} is reached after {int(self.tree.board_len[start]) - len(self.spot.board)}"
+                             f" dealt card(s), got {dealt!r}")
+        d1, d2 = (tuple(int(c) for c in dealt) + (-1, -1))[:2]
+        if self._G[8][d1 + 1, d2 + 1] < 0:
+            raise ValueError(f"no strategy is stored after {dealt}: a suit-isomorphic deal stands for it")
         n_chance = max(1, int(self._G[19].size))
-        return _walk(player, EVALUATE, VALUE, opp, np.ones(n_t), int(start), -1, JOB, self._G, self._R, self._S,
+        return _walk(player, EVALUATE, VALUE, opp, np.ones(n_t), int(start), d1, d2, JOB, self._G, self._R, self._S,
                      (1.0, 1.0, 1.0), *self._limits, np.zeros((n_chance, n_o)), np.zeros((n_chance, n_t)),
                      np.zeros((1, n_t)))
 
@@ -746,6 +771,21 @@ def solve_spot(
 ) -> PostflopResult:
     """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out,
     on ``threads`` Numba threads (None: Numba's current setting; the result is the same)."""
+    return solve_spot_keeping(spot, target_pct_pot, max_iterations, check_every, progress, max_memory_mb,
+                              isomorphism, threads)[0]
+
+
+def solve_spot_keeping(
+    spot: PostflopSpot,
+    target_pct_pot: float = 0.05,
+    max_iterations: int = 2000,
+    check_every: int = 10,
+    progress: Callable[[int, float], None] | None = None,
+    max_memory_mb: float = 4096.0,
+    isomorphism: bool = True,
+    threads: int | None = None,
+) -> tuple[PostflopResult, PostflopSolver]:
+    """:func:`solve_spot`, also returning the solved :class:`PostflopSolver` (e.g. for a pack)."""
     available = numba.config.NUMBA_NUM_THREADS
     if threads is not None and not 1 <= threads <= available:
         raise ValueError(f"bad threads {threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
@@ -754,6 +794,6 @@ def solve_spot(
     try:
         solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
         solver.solve(target_pct_pot, max_iterations, check_every, progress)
-        return solver.result()
+        return solver.result(), solver
     finally:
         numba.set_num_threads(previous)

@@ -2,7 +2,9 @@
 
 What it serves from ``RESULTS_DIR``
     * chart sets: ``charts/{format}/{n}max/{depth}bb.json`` (published preflop charts);
-    * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`);
+    * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`), and the
+      fit's solves ``fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack/pack.json`` as packs named
+      ``fit.{format}.{n}max.{depth}bb.eR.bN``;
     * ``manifest.json`` if present: a chart document says whether the manifest lists its file
       with the digest served, and ``meta.stamp`` is the manifest's digest.
 
@@ -10,7 +12,8 @@ Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``
     ``/api/v1/sets``                                             chart sets and packs
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes``           a chart set's decision nodes
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes/{path}``    one preflop NodeDocument
-    ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths
+    ``/api/v1/packs/{pack}/spots/{family_id}/nodes``             a pack spot's node paths and deals
+                                                                 (``?after=PATH``: the street after a dealt card)
     ``/api/v1/packs/{pack}/spots/{family_id}/nodes/{path}``      one postflop NodeDocument
     ``/`` and ``/app/...``                                       the web app (HTML, JS, CSS)
 
@@ -53,7 +56,7 @@ FORMAT_RE = re.compile(r"^[a-z_]{1,20}$")
 TABLE_RE = re.compile(r"^([2-9])max$")
 DEPTH_RE = re.compile(r"^([0-9]{1,4}(\.[0-9]{1,3})?)bb$")
 PACK_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
-POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}))*$")
+POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}|[AKQJT98765432][shdc])){0,40}$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 DOC_FORMAT = f"node-document/{SCHEMA_VERSION};pokerlab/{__version__}"
@@ -132,6 +135,12 @@ class Catalogue:
         if packs.is_dir():
             for path in sorted(packs.glob("*/pack.json")):
                 name = path.parent.name
+                if PACK_RE.match(name) and self._inside(path):
+                    self.packs[name] = Pack(path.parent)
+        fit = self.root / "fit" / "solves"
+        if fit.is_dir():  # the fit's solves: fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack -> fit.{...}.eR.bN
+            for path in sorted(fit.glob("*/*/*/*/*.pack/pack.json")):
+                name = ".".join(("fit", *path.parent.relative_to(fit).parts))[: -len(".pack")]
                 if PACK_RE.match(name) and self._inside(path):
                     self.packs[name] = Pack(path.parent)
         self.manifest: dict[str, str] = {}
@@ -241,23 +250,41 @@ class Catalogue:
             raise ApiError(404, f"pack {pack!r} has no spot {family_id!r}", asked)
         return self.packs[pack]
 
-    def pack_nodes(self, pack: str, family_id: str) -> tuple[bytes, str]:
+    def pack_nodes(self, pack: str, family_id: str, after: str | None = None) -> tuple[bytes, str]:
         p = self.pack_spot(pack, family_id)
         entry = p.spots[family_id]
+        if after is not None:  # one later street: the nodes after a dealt card
+            asked = {"pack": pack, "family_id": family_id, "after": after}
+            if not POSTFLOP_PATH_RE.match(after):
+                raise ApiError(400, f"malformed after {after!r}: expected a node path ending with a dealt card", asked)
+            try:
+                street = self._docs.get(("street", pack, family_id, after), lambda: p.street(family_id, after))
+            except KeyError:
+                raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no street after {after!r}", asked) from None
+            body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "after": after,
+                                **street})
+            return body, _etag(p.sha256, family_id, "nodes", after)
         body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "board": entry["board"],
-                            "street": entry["street"], "nodes": entry["nodes"]})
+                            "street": entry["street"], "tier": p.index["tier"], "nodes": entry["nodes"],
+                            "deals": entry.get("deals", {}), "lazy": "lazy" in entry})
         return body, _etag(p.sha256, family_id, "nodes")
 
     def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
         return _etag(self.packs[pack].sha256, family_id, node_path)
 
-    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
+    def pack_node_check(self, pack: str, family_id: str, node_path: str):
+        """The pack, after 400 for a malformed path and 404 for a node the spot does not serve."""
         asked = {"pack": pack, "family_id": family_id, "node_path": node_path}
         p = self.pack_spot(pack, family_id)
         if not POSTFLOP_PATH_RE.match(node_path):
-            raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids", asked)
-        if node_path not in p.spots[family_id]["nodes"]:
+            raise ApiError(400, f"malformed node_path {node_path!r}: expected root then '.'-joined action ids "
+                           "and dealt cards", asked)
+        if not p.has_node(family_id, node_path):
             raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no node {node_path!r}", asked)
+        return p
+
+    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
+        p = self.pack_node_check(pack, family_id, node_path)
         return self._docs.get(("pack", pack, family_id, node_path),
                               lambda: _json_bytes(p.document(family_id, node_path)))
 
@@ -311,9 +338,14 @@ def _openapi() -> dict[str, Any]:
             f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
                 "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, A)",
                                                        "^(root|[FCRA]+)$")], "NodeDocument v1, preflop variant"),
-            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack, "node paths"),
+            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack + [
+                {"name": "after", "in": "query", "required": False, "schema": {"type": "string"},
+                 "description": "a node path ending with a dealt card: list the street it begins (lazy packs list "
+                 "later streets this way)"}],
+                "node paths (a dealt card is a path segment, e.g. root.check.check.Td) and deals: "
+                "for each action that ends a street, the cards that can come"),
             f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}": get(
-                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids",
+                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids and dealt cards",
                                                        POSTFLOP_PATH_RE.pattern)], "NodeDocument v1"),
         },
         "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
@@ -365,13 +397,14 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
 
     def pack_nodes(request: Request) -> Response:
         p = request.path_params
-        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"])
+        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"], request.query_params.get("after"))
         return answer(request, etag, lambda: body, IMMUTABLE)
 
     def pack_document(request: Request) -> Response:
         p = request.path_params
-        body = catalogue.pack_document(p["pack"], p["family_id"], p["node_path"])  # 404/400 first; cached bytes
-        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]), lambda: body, IMMUTABLE)
+        catalogue.pack_node_check(p["pack"], p["family_id"], p["node_path"])  # 404/400 before any 304
+        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]),
+                      lambda: catalogue.pack_document(p["pack"], p["family_id"], p["node_path"]), IMMUTABLE)
 
     openapi = _json_bytes(_openapi())
 

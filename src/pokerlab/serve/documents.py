@@ -19,8 +19,10 @@ Conventions (the same for both kinds of document)
       :data:`STRATEGY_DECIMALS` / :data:`EV_DECIMALS` places before ``grid169`` is derived, so
       ``grid169`` is exactly the reach-weighted mean of the numbers in the document.
 
-Postflop (:func:`postflop_documents`): one per decision of the solved tree's root street,
-``node_path`` ``root`` then the action ids joined by ``.`` (``root.bet_50.call``).
+Postflop (:func:`postflop_documents`): one per decision of the solved tree's root street (tier
+``root``) or of the whole tree (tier ``tree``): ``node_path`` ``root``, then the action ids and,
+after a deal, the dealt card's id, joined by ``.`` (``root.bet_50.call``, ``root.check.check.Td.bet_50``);
+after a deal ``board`` includes the dealt cards and ``street`` is the new street.
 Preflop (:func:`preflop_document`): one per decision node of a published chart; what differs
 from the postflop contract, and why, is listed in ``workflow/schemas/node-document-preflop.schema.json``.
 JSON Schemas: ``workflow/schemas/node-document.schema.json`` and the preflop variant;
@@ -127,62 +129,96 @@ def _postflop_actions(readout, stack: float, bb_chips: float) -> list[dict[str, 
     return actions
 
 
-def postflop_documents(solver, family_id: str, settings: dict[str, Any], bb_chips: float = 1.0) -> dict[str, dict]:
+def card_segment(card: int) -> str:
+    """A dealt card as a ``node_path`` segment: the card id (``Td``), which no action id can be."""
+    return card_str(int(card))
+
+
+def postflop_documents(solver, family_id: str, settings: dict[str, Any], bb_chips: float = 1.0,
+                       tier: str = "root", deals: dict[str, list[str]] | None = None,
+                       root_street_only: bool = False) -> dict[str, dict]:
     """``node_path -> document`` (without ``meta.pack_sha256``/``campaign``/``stamp``, which the
-    pack adds) for every decision of the root street of a solved ``PostflopSolver``."""
-    from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES
-    from pokerlab.postflop.nodes import root_street_nodes
+    pack adds) of a solved ``PostflopSolver``: every decision of the root street (``tier``
+    ``root``) or of the whole tree, every dealt card included (``tree``; the solver must keep a
+    strategy for every deal, i.e. be solved with ``isomorphism=False`` unless the board and
+    ranges have no suit symmetry). Paths: ``root``, then action ids and, after a deal, the dealt
+    card, joined by ``.``: ``root.check.check.Td.bet_50``. ``deals``, if given, receives
+    ``chance path -> cards that can come`` (``root.check.check -> ["Ac", ...]``).
+    ``root_street_only``: tier-``tree`` documents of the root street alone (a lazy pack builds
+    the rest on request, :mod:`pokerlab.serve.lazy`)."""
+    from pokerlab.postflop.nodes import root_street_nodes, tree_nodes
 
     if not bb_chips > 0:
         raise ValueError(f"bb_chips: {bb_chips!r} must be a positive number of chips per big blind")
+    if tier not in ("root", "tree"):
+        raise ValueError(f"tier: {tier!r} must be 'root' (the root street) or 'tree' (every node)")
     spot = solver.spot
-    board = canonical_board(spot.board)
     exploitability_chips = solver.exploitability()
     hands = [[COMBO_IDS[int(c)] for c in h] for h in solver.hands]
     docs: dict[str, dict] = {}
-    path_of: dict[tuple[int, ...], str] = {(): "root"}
-    for r in root_street_nodes(solver):
-        actions = _postflop_actions(r, spot.stack, bb_chips)
-        path = path_of[r.line]
-        for k, action in enumerate(actions):
-            path_of[r.line + (k,)] = f"{path}.{action['id']}"
-        actor_hands = hands[r.actor]
-        strategy = {cid: _round(r.strategy[:, i], STRATEGY_DECIMALS) for i, cid in enumerate(actor_hands)}
-        evs = {cid: _round(r.action_ev[:, i] / bb_chips, EV_DECIMALS) for i, cid in enumerate(actor_hands)}
-        evs_current = {cid: round(float(np.dot(r.strategy[:, i], r.action_ev[:, i])) / bb_chips, EV_DECIMALS) + 0.0
-                       for i, cid in enumerate(actor_hands)}
-        ranges = {name: {cid: round(float(w), 9) + 0.0 for cid, w in zip(hands[p], r.reach[p])}
-                  for p, name in enumerate(PLAYER_NAMES)}
-        docs[path] = {
-            "schema_version": SCHEMA_VERSION,
-            "family_id": family_id,
-            "board": board,
-            "node_path": path,
-            "street": STREET_NAMES[spot.street],
-            "actor": PLAYER_NAMES[r.actor],
-            "pot_bb": round(r.pot / bb_chips, 6),
-            "effective_stack_bb": round(r.behind / bb_chips, 6),
-            "actions": actions,
-            "ranges": ranges,
-            "strategy": strategy,
-            "evs": evs,
-            "evs_current": evs_current,
-            "grid169": grid169(ranges[PLAYER_NAMES[r.actor]], strategy, evs, len(actions)),
-            "exploitability": {
-                "exploitability_bb": round(exploitability_chips / bb_chips, 9),
-                "exploitability_pct_pot": round(100.0 * exploitability_chips / spot.pot, 6),
-                "oop_ev_bb": round(r.node_ev[0] / bb_chips, 6),
-                "ip_ev_bb": round(r.node_ev[1] / bb_chips, 6),
-            },
-            "meta": {
-                "tier": "tree",
-                "solver": f"pokerlab {__version__} postflop DCFR",
-                "settings": settings,
-                "bb_chips": bb_chips,
-                "ip_weights_uniform": False,
-            },
-        }
+    path_of: dict[tuple, str] = {(): "root"}
+    readouts = tree_nodes(solver) if tier == "tree" and not root_street_only else root_street_nodes(solver)
+    for r in readouts:
+        docs[path_of[r.line]] = postflop_document(solver, r, family_id, settings, bb_chips, hands,
+                                                  exploitability_chips, path_of, tier, deals)
     return docs
+
+
+def postflop_document(solver, r, family_id, settings, bb_chips, hands, exploitability_chips, path_of, tier,
+                      deals=None) -> dict[str, Any]:
+    """The document of one read-out ``r`` (:class:`pokerlab.postflop.nodes.NodeReadout`);
+    registers its children's paths in ``path_of`` (keyed by read-out line)."""
+    from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES
+
+    spot = solver.spot
+    actions = _postflop_actions(r, spot.stack, bb_chips)
+    path = path_of[r.line]
+    for k, action in enumerate(actions):
+        path_of[r.line + (k,)] = child = f"{path}.{action['id']}"
+        if k in r.deals:
+            used = set(spot.board) | set(r.dealt)
+            for c in range(52):
+                if c not in used:
+                    path_of[r.line + (k, f"c{c}")] = f"{child}.{card_segment(c)}"
+            if deals is not None:
+                deals[child] = [card_segment(c) for c in sorted(set(range(52)) - used, reverse=True)]
+    live = r.live if r.live is not None else tuple(np.ones(len(h), bool) for h in hands)
+    actor_hands = [(i, cid) for i, cid in enumerate(hands[r.actor]) if live[r.actor][i]]
+    strategy = {cid: _round(r.strategy[:, i], STRATEGY_DECIMALS) for i, cid in actor_hands}
+    evs = {cid: _round(r.action_ev[:, i] / bb_chips, EV_DECIMALS) for i, cid in actor_hands}
+    evs_current = {cid: round(float(np.dot(r.strategy[:, i], r.action_ev[:, i])) / bb_chips, EV_DECIMALS) + 0.0
+                   for i, cid in actor_hands}
+    ranges = {name: {cid: round(float(w), 9) + 0.0 for cid, w, ok in zip(hands[p], r.reach[p], live[p]) if ok}
+              for p, name in enumerate(PLAYER_NAMES)}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "family_id": family_id,
+        "board": canonical_board(tuple(spot.board) + tuple(r.dealt)),
+        "node_path": path,
+        "street": STREET_NAMES[spot.street + len(r.dealt)],
+        "actor": PLAYER_NAMES[r.actor],
+        "pot_bb": round(r.pot / bb_chips, 6),
+        "effective_stack_bb": round(r.behind / bb_chips, 6),
+        "actions": actions,
+        "ranges": ranges,
+        "strategy": strategy,
+        "evs": evs,
+        "evs_current": evs_current,
+        "grid169": grid169(ranges[PLAYER_NAMES[r.actor]], strategy, evs, len(actions)),
+        "exploitability": {
+            "exploitability_bb": round(exploitability_chips / bb_chips, 9),
+            "exploitability_pct_pot": round(100.0 * exploitability_chips / spot.pot, 6),
+            "oop_ev_bb": round(r.node_ev[0] / bb_chips, 6),
+            "ip_ev_bb": round(r.node_ev[1] / bb_chips, 6),
+        },
+        "meta": {
+            "tier": tier,
+            "solver": f"pokerlab {__version__} postflop DCFR",
+            "settings": settings,
+            "bb_chips": bb_chips,
+            "ip_weights_uniform": False,
+        },
+    }
 
 
 # --- preflop -----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
   const $ = id => document.getElementById(id);
   const API = '/api/v1';
   const S = {mode: 'explorer', sets: null, set: null, trail: [], doc: null, other: null, cursor: 0,
-             pack: null, spot: null, nodes: null, order: null};
+             pack: null, spot: null, nodes: null, deals: {}, order: null};
 
   async function api(url) {
     const r = await fetch(url);
@@ -76,7 +76,15 @@
   function nextPath(doc, a) {
     if (doc.street === 'preflop') return a.next;
     const p = `${doc.node_path}.${a.id}`;
-    return S.nodes && S.nodes.includes(p) ? p : null;
+    return (S.nodes && S.nodes.includes(p)) || S.deals[p] ? p : null;  // a decision, or a deal (card picker)
+  }
+  const isCard = step => /^[AKQJT2-9][shdc]$/.test(step);
+  /* A pack that builds later streets on request lists them street by street: fetch the one a card begins. */
+  async function loadStreet(path) {
+    if (!S.lazy || S.nodes.includes(path)) return;
+    const st = await api(`${API}/packs/${encodeURIComponent(S.pack)}/spots/${encodeURIComponent(S.spot)}/nodes?after=${encodeURIComponent(path)}`);
+    S.nodes.push(...st.nodes);
+    Object.assign(S.deals, st.deals);
   }
   async function openChart() {
     S.set = $('depth').value;
@@ -87,7 +95,10 @@
     S.pack = $('pack').value;
     S.spot = $('spot').value;
     if (!S.pack || !S.spot) { status('no postflop pack in this results directory'); return; }
-    S.nodes = (await api(`${API}/packs/${encodeURIComponent(S.pack)}/spots/${encodeURIComponent(S.spot)}/nodes`)).nodes;
+    const listed = await api(`${API}/packs/${encodeURIComponent(S.pack)}/spots/${encodeURIComponent(S.spot)}/nodes`);
+    S.nodes = listed.nodes;
+    S.deals = listed.deals || {};
+    S.lazy = !!listed.lazy;
     S.trail = [{path: 'root', label: 'root'}];
     await show();
   }
@@ -96,8 +107,36 @@
     if (!doc || k < 0 || k >= doc.actions.length) return;
     const a = doc.actions[k], next = nextPath(doc, a);
     if (!next) { status(`${PL.actionLabel(a)} ends the betting here: no later decision`); return; }
-    S.trail.push({path: next, label: `${doc.actor.toUpperCase()} ${PL.actionLabel(a)}`});
+    const label = `${doc.actor.toUpperCase()} ${PL.actionLabel(a)}`;
+    if (S.deals[next]) { cardPicker(next, label); return; }
+    S.trail.push({path: next, label});
     await show();
+  }
+  /* A chance node: the street ends and a card comes; pick it (buttons, keyboard-focusable). */
+  function cardPicker(path, label) {
+    const el = $('deal');
+    el.textContent = '';
+    el.hidden = false;
+    const head = document.createElement('div');
+    head.textContent = `${label}: the next card comes. Pick it:`;
+    el.appendChild(head);
+    const suitName = {s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs'};
+    S.deals[path].forEach(card => {
+      const b = document.createElement('button');
+      b.className = `card suit-${card[1]}`;
+      b.dataset.card = card;
+      b.textContent = card;
+      b.setAttribute('aria-label', `${card[0]} of ${suitName[card[1]]}`);
+      b.onclick = async () => {
+        el.hidden = true;
+        try { await loadStreet(`${path}.${card}`); } catch (e) { status(e.message); return; }
+        S.trail.push({path: `${path}.${card}`, label: `${label} · ${card}`});
+        await show();
+      };
+      el.appendChild(b);
+    });
+    const first = el.querySelector('button');
+    if (first) first.focus();
   }
   async function back(i) {
     if (i < 0 || i >= S.trail.length - 1) return;
@@ -109,15 +148,24 @@
   async function walkTo(path) {
     const trail = [{path: 'root', label: 'root'}];
     const steps = S.mode === 'postflop' ? path.split('.').slice(1) : (path === 'root' ? [] : path.split(''));
-    let at = 'root';
+    let at = 'root', chance = null;
     for (const step of steps) {
+      if (chance) {  // the step after a deal is the dealt card
+        if (!isCard(step) || !S.deals[chance].includes(step)) throw new Error(`${path}: ${step} cannot come after ${chance}`);
+        trail[trail.length - 1] = {path: `${chance}.${step}`, label: `${trail[trail.length - 1].label} · ${step}`};
+        at = `${chance}.${step}`;
+        await loadStreet(at);
+        chance = null;
+        continue;
+      }
       const doc = await api(docUrl(at));
       const a = doc.actions.find(x => (doc.street === 'preflop' ? x.code : x.id) === step);
       const next = a && nextPath(doc, a);
       if (!next) throw new Error(`${path}: no decision after ${step} at ${at}`);
       trail.push({path: next, label: `${doc.actor.toUpperCase()} ${PL.actionLabel(a)}`});
-      at = next;
+      if (S.mode === 'postflop' && S.deals[next]) chance = next; else at = next;
     }
+    if (chance) throw new Error(`${path}: a card must follow ${chance}`);
     S.trail = trail;
     await show();
   }
@@ -133,6 +181,7 @@
 
   async function show() {
     status('');
+    $('deal').hidden = true;
     const path = S.trail[S.trail.length - 1].path;
     const ticket = S.ticket = (S.ticket || 0) + 1;  // a later click wins over a slower earlier answer
     let doc, other = null;
@@ -194,7 +243,8 @@
       b.dataset.action = a.id;
       b.textContent = `${i + 1}. ${PL.actionLabel(a)} · ${PL.pct(shares[i])}`;
       const next = nextPath(doc, a);
-      if (next) b.onclick = () => go(i); else { b.disabled = true; b.title = 'no later decision served: the betting or the street ends'; }
+      if (next) b.onclick = () => go(i); else { b.disabled = true; b.title = 'no later decision served: the betting or the hand ends'; }
+      if (next && S.deals[next]) b.title = 'the street ends: pick the next card';
       el.appendChild(b);
     });
   }
