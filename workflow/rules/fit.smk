@@ -118,3 +118,19 @@ rule fit_constants:
         f"logs/fit/constants.log",
     script:
         "../scripts/fit_constants.py"
+
+
+# Model v2's class table from the fit's per-class realisation (shrunk toward the seat-level edge;
+# pokerlab.preflop.class_edges.fit_class_table). Point solve.postflop.class_table at it (or at a
+# committed copy) and set solve.postflop.model: v2.
+rule fit_class_table:
+    input:
+        classes=f"{FIT_DIR}/report/class_realisation.tsv",
+    output:
+        table=f"{FIT_DIR}/class_table.tsv",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/fit_class_table.py"
