@@ -106,9 +106,12 @@ def viewer_html(doc: dict[str, Any]) -> str:
     meta = (f"exploitability {solve['exploitability_bb']:.5f} bb/hand (bar {solve['bar_bb']:.4f}) after "
             f"{solve['iterations']} iterations; model share {100 * solve['model_share']:.1f}% of deals; "
             f"{len(doc['nodes'])} decision nodes; pokerlab {doc['code_version']}")
-    legend = "".join(f'<span style="background:{ACTION_COLOURS[a]}">{ACTION_LABELS[a]}</span>' for a in ACTION_ORDER)
-    script = _SCRIPT % {"order": json.dumps(list(ACTION_ORDER)), "colours": json.dumps(ACTION_COLOURS, sort_keys=True),
-                        "labels": json.dumps(ACTION_LABELS, sort_keys=True)}
+    # the second raise size appears only in charts whose tree has it (a one-size chart's page is unchanged)
+    second = any("S" in node["actions"] for node in doc["nodes"])
+    order = [a for a in ACTION_ORDER if a != "S" or second]
+    legend = "".join(f'<span style="background:{ACTION_COLOURS[a]}">{ACTION_LABELS[a]}</span>' for a in order)
+    script = _SCRIPT % {"order": json.dumps(order), "colours": json.dumps({a: ACTION_COLOURS[a] for a in order}, sort_keys=True),
+                        "labels": json.dumps({a: ACTION_LABELS[a] for a in order}, sort_keys=True)}
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>pokerlab chart: {html.escape(title)}</title><style>{_STYLE}</style></head><body>\n"
