@@ -223,3 +223,27 @@ def test_class_table_file_round_trip_and_errors(tmp_path):
     write_class_table(bad, tmp_path / "bad.tsv", [])
     with pytest.raises(ValueError, match="role"):
         read_class_table(tmp_path / "bad.tsv")
+
+
+def test_aggressor_term_sets_the_edge_by_the_raisers_position():
+    """Off by default; on, a raised pot's edge is the flat band of the last raiser's position, a
+    limped pot keeps edge(spr), and chips are still conserved."""
+    from pokerlab.preflop.payoffs import AggressorEdge
+
+    tree = build_tree(Spot("cash", 6, 100), SIZING)
+    win, tie = random_tables(M, seed=9)
+    term = AggressorEdge(0.08, 0.01)
+    base, agg = chip_ev_payoffs(tree, MODEL), chip_ev_payoffs(tree, MODEL, aggressor=term)
+    hands = np.array([3, 40, 77, 90, 120, 150])
+    b, a = base.hand_payoffs(hands, win, tie), agg.hand_payoffs(hands, win, tie)
+    assert np.abs(a.sum(axis=1)).max() < 1e-9
+    for node_id, raiser_ip in (("FFFRFC", True), ("FFFRFRC", False), ("FFFFCC", None)):
+        z = int(np.flatnonzero(agg.nodes == tree.index[node_id])[0])
+        node = tree.nodes[agg.nodes[z]]
+        players = sorted(node.players_in, key=lambda s: postflop_order(s, 6))
+        spr = node.behind / node.pot
+        played = node.pot + 2 * MODEL.commitment(spr) * node.behind
+        want = MODEL.edge(spr) if raiser_ip is None else (0.08 if raiser_ip else 0.01)
+        assert a[z, players[-1]] - b[z, players[-1]] == pytest.approx((want - MODEL.edge(spr)) * played, abs=1e-12)
+    with pytest.raises(ValueError, match="aggressor.in_position"):
+        AggressorEdge(0.7, 0.0)

@@ -28,6 +28,12 @@ at a flop ending its own class deviation minus its opponent's, per pair (divided
 of pairs, three-way), see :mod:`pokerlab.preflop.class_edges`. Those parts are the *class terms*
 of :class:`EndingPayoffs`: still pairwise-linear (``D[c_i, c_j] = d_i[c_i] - d_j[c_j]`` is one more
 linear table), kept apart so the solver needs no extra table product.
+
+Aggressor term (optional, off by default; ``aggressor``: :class:`AggressorEdge`): at a flop
+ending of a raised pot the positional edge is a flat number chosen by whether the last preflop
+raiser acts last on the flop (``in_position``) or not (``out_of_position``) instead of edge(spr);
+limped pots keep edge(spr). The raiser is read off the action string, never a strategy, so the
+payoff stays a function of the hands and the tree; the edges still sum to zero.
 """
 
 from __future__ import annotations
@@ -71,6 +77,28 @@ class PostflopModel:
 
 
 @dataclass(frozen=True)
+class AggressorEdge:
+    """The flat positional edges of the aggressor term (share of the played pot)."""
+
+    in_position: float
+    out_of_position: float
+
+    def __post_init__(self) -> None:
+        for name in ("in_position", "out_of_position"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not -0.5 < value < 0.5:
+                raise ValueError(f"solve.postflop.aggressor.{name}: {value!r} must be a number in (-0.5, 0.5)")
+
+
+def last_aggressor(tree: Tree, node_id: str) -> int:
+    """The seat that made the last raise (``R``, ``S`` or ``A``) on the way to ``node_id``; -1 if none."""
+    for i in range(len(node_id) - 1, -1, -1):
+        if node_id[i] in "RSA":
+            return int(tree.node(node_id[:i]).actor)
+    return -1
+
+
+@dataclass(frozen=True)
 class EndingPayoffs:
     """Pairwise-linear payoffs of every ending of a tree (see the module docstring).
 
@@ -107,9 +135,10 @@ class EndingPayoffs:
                       self.term_class * (self.class_vectors[self.term_own, mine] - self.class_vectors[self.term_opp, theirs]))
         return out
 
-def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: "ClassEdges | None" = None) -> EndingPayoffs:
+def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: "ClassEdges | None" = None,
+                    aggressor: AggressorEdge | None = None) -> EndingPayoffs:
     """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring;
-    ``classes``: model v2's class table (None: v1)."""
+    ``classes``: model v2's class table (None: v1); ``aggressor``: the optional aggressor term."""
     n = tree.seats
     nodes = tree.endings
     const = np.zeros((nodes.size, n))
@@ -147,6 +176,9 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: "ClassEdges | Non
             extra = model.commitment(spr) * node.behind
             played = pot + len(players) * extra
             edge = model.edge(spr)
+            raiser = last_aggressor(tree, node.id) if aggressor is not None else -1
+            if raiser >= 0:
+                edge = aggressor.in_position if raiser == players[-1] else aggressor.out_of_position
             edges = [-edge, edge] if len(players) == 2 else [-edge, 0.0, edge]
             for seat, e in zip(players, edges):
                 const[z, seat] += e * played - extra

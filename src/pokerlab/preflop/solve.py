@@ -35,7 +35,7 @@ from pokerlab.equity_table import load_equity_table
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import atomic_path, compact_json_bytes, write_bytes_atomic
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
-from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.solver_icm import make_solver
@@ -67,6 +67,8 @@ class SolveSettings:
     # pokerlab.preflop.class_edges); v1 results carry no trace of it, so their bytes are unchanged
     model: str = "v1"
     class_edges: ClassEdges | None = None
+    # the optional aggressor term (off by default): flat edges by whether the last preflop raiser is in position
+    aggressor: AggressorEdge | None = None
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
@@ -97,6 +99,7 @@ class SolveSettings:
         postflop.pop("file", None)
         model = postflop.pop("model", "v1")
         table = postflop.pop("class_table", None)
+        aggressor = postflop.pop("aggressor", None)
         if model not in MODELS:
             raise ValueError(f"solve.postflop.model: {model!r}; expected one of {list(MODELS)}")
         version = {}
@@ -104,6 +107,10 @@ class SolveSettings:
             if not table:
                 raise ValueError("solve.postflop.class_table: model v2 needs the path of a class table")
             version = {"model": "v2", "class_edges": read_class_table(table)}
+        if aggressor is not None:
+            if not isinstance(aggressor, dict) or set(aggressor) != {"in_position", "out_of_position"}:
+                raise ValueError(f"solve.postflop.aggressor: {aggressor!r}; expected in_position and out_of_position")
+            version["aggressor"] = AggressorEdge(**aggressor)
         if source == "config":
             return cls(postflop=PostflopModel(**postflop), checkpoints=tuple(section["checkpoints"]),
                        bar_coefficient=float(section["bar_coefficient"]), **version)
@@ -150,11 +157,12 @@ def _model_settings(settings: SolveSettings) -> dict[str, Any]:
     """What a v2 result records of its model (nothing for v1: its bytes stay as they were):
     the version and the class table's provenance (path, SHA-256 of the file, its notes) and,
     for a table built in memory, the SHA-256 of its deviations."""
+    out = {} if settings.aggressor is None else {"postflop_aggressor": asdict(settings.aggressor)}
     if settings.model == "v1":
-        return {}
+        return out
     edges = settings.class_edges
     digest = hashlib.sha256(np.ascontiguousarray(np.r_[edges.ip, edges.oop]).tobytes()).hexdigest()
-    return {"postflop_model": settings.model,
+    return {**out, "postflop_model": settings.model,
             "class_table": {**edges.provenance, "bands": [[lo, None if math.isinf(hi) else hi] for lo, hi in edges.bands],
                             "deviations_sha256": digest}}
 
@@ -223,7 +231,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     settings = settings or SolveSettings()
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
     solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
-                                 classes=settings.class_edges)
+                                 classes=settings.class_edges, aggressor=settings.aggressor)
     fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
