@@ -247,3 +247,57 @@ def test_aggressor_term_sets_the_edge_by_the_raisers_position():
         assert a[z, players[-1]] - b[z, players[-1]] == pytest.approx((want - MODEL.edge(spr)) * played, abs=1e-12)
     with pytest.raises(ValueError, match="aggressor.in_position"):
         AggressorEdge(0.7, 0.0)
+
+
+def _v2_measurements(ip, oop, n_endings=8, boards=3, seed=2):
+    """Endings priced by model v2 itself (the fit's TRUE constants plus class deviations), no noise."""
+    from pokerlab.fit import measure
+    from test_fit import TRUE
+
+    rng = np.random.default_rng(seed)
+    frames = []
+    n = ip.size
+    for e in range(n_endings):
+        pot, spr = float(rng.choice([2.0, 5.5, 6.0])), float(rng.uniform(0.5, 20))
+        behind = pot * spr
+        c, edge = TRUE.commitment(spr), TRUE.edge(spr)
+        played = pot + 2 * c * behind
+        for b in range(boards + 1):
+            mass = {p: rng.uniform(0.5, 1.5, n) for p in (0, 1)}
+            dev = {0: oop, 1: ip}
+            mean_dev = {p: float(mass[p] @ dev[p] / mass[p].sum()) for p in (0, 1)}
+            rows = []
+            for player, sign in ((0, -1.0), (1, 1.0)):
+                q = rng.uniform(0.05, 0.95, n)
+                ev = (q + sign * edge + dev[player] - mean_dev[1 - player]) * played - c * behind
+                rows.append(pd.DataFrame({"player": player, "combo": np.arange(n), "class": np.arange(n),
+                                          "mass": mass[player], "ev": ev, "equity": q, "exp_pot": played,
+                                          "p_showdown": 1.0}))
+            record = {"key": f"s/e{e}/b{b}", "spot": "s", "rank": e, "heldout": b == boards, "reach": 0.05,
+                      "board_weight": 1.0 / boards, "pot_bb": pot, "behind_bb": behind, "aggressor_in_position": True}
+            frames.append((pd.concat(rows, ignore_index=True), record))
+    return measure.build_measurements(frames), np.array([TRUE.a, TRUE.b, TRUE.c2, TRUE.cap])
+
+
+def test_v2_fit_chain_recovers_class_deviations_and_prices_held_out_boards():
+    """Measurements made by v2 itself: v2's error per hand is zero where v1's is not, and the
+    class realisation -> class table chain recovers the deviations it was made with."""
+    from pokerlab.fit import measure
+
+    rng = np.random.default_rng(4)
+    n = 40
+    truth_ip, truth_oop = np.zeros(M), np.zeros(M)
+    truth_ip[:n], truth_oop[:n] = rng.normal(0, 0.03, n), rng.normal(0, 0.03, n)
+    data, theta = _v2_measurements(truth_ip[:n], truth_oop[:n])
+    heldout = data.subset(True)
+    assert measure.error_per_hand_v2(theta, heldout, truth_ip, truth_oop) == pytest.approx(0.0, abs=1e-9)
+    assert measure.error_per_hand(theta, heldout) > 0.05
+    # zero deviations: v2's prediction is v1's
+    np.testing.assert_array_equal(measure.predict_v2(theta, data.per_measurement, data.combos, np.zeros(M), np.zeros(M)),
+                                  measure.predict(theta, data.per_measurement, data.combos))
+    table = fit_class_table(measure.class_realisation(data.subset(False)))
+    for role, truth in (("ip", truth_ip), ("oop", truth_oop)):
+        got = table[table["role"] == role]["deviation"].to_numpy()[:n]
+        centred = truth[:n] - truth[:n].mean()
+        assert np.abs(got - centred).max() < 0.01, role
+        assert np.corrcoef(got, truth[:n])[0, 1] > 0.95

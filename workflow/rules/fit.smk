@@ -134,3 +134,19 @@ rule fit_class_table:
         runtime=5,
     script:
         "../scripts/fit_class_table.py"
+
+
+# Error per hand of v1 (fitted constants) and v2 (plus the class table) on the fitting and held-out boards.
+rule fit_class_check:
+    input:
+        constants=f"{FIT_DIR}/constants.json",
+        table=f"{FIT_DIR}/class_table.tsv",
+        measurements=lambda wildcards: [f"{FIT_DIR}/solves/{key}.parquet" for key in FIT.job_keys()],
+    output:
+        check=f"{FIT_DIR}/report/class_table_check.json",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/fit_class_check.py"
