@@ -154,9 +154,10 @@ def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndar
 
 
 def _model_settings(settings: SolveSettings) -> dict[str, Any]:
-    """What a v2 result records of its model (nothing for v1: its bytes stay as they were):
-    the version and the class table's provenance (path, SHA-256 of the file, its notes) and,
-    for a table built in memory, the SHA-256 of its deviations."""
+    """What a result records of the optional model parts (nothing for plain v1: its bytes stay as
+    they were): the aggressor term's edges when it is on and, under v2, the version and the class
+    table's provenance (path, SHA-256 of the file, its notes, bands) with the SHA-256 of its deviations.
+    The same entries enter the state fingerprint."""
     out = {} if settings.aggressor is None else {"postflop_aggressor": asdict(settings.aggressor)}
     if settings.model == "v1":
         return out
