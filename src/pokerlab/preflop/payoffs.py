@@ -40,10 +40,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pokerlab.preflop.tree import Tree, postflop_order
+
+if TYPE_CHECKING:  # the class table is built elsewhere; only its type is named here
+    from pokerlab.preflop.class_edges import ClassEdges
 
 TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop"}
 
@@ -135,7 +139,7 @@ class EndingPayoffs:
                       self.term_class * (self.class_vectors[self.term_own, mine] - self.class_vectors[self.term_opp, theirs]))
         return out
 
-def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: "ClassEdges | None" = None,
+def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None = None,
                     aggressor: AggressorEdge | None = None) -> EndingPayoffs:
     """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring;
     ``classes``: model v2's class table (None: v1); ``aggressor``: the optional aggressor term."""
