@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/solve_spot.py                   # the default spot list
     .venv/bin/python benchmarks/solve_spot.py --spots cash/6max/100bb --skip-bar
     OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/solve_spot.py ...
+    .venv/bin/python benchmarks/solve_spot.py --spots cash/9max/200bb --sizing config/sizing-second-3bet.yaml
 
 Each spot runs in a fresh subprocess (so peak RSS is its own). The equity table is
 ``results/equity/equity_169.npz`` when present, else a seeded 2,000-draw sampled table (speed
@@ -80,7 +81,7 @@ def _copy_bandwidth() -> float:
     return 2 * a.nbytes / best  # bytes read + written per second
 
 
-def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
+def run_one(name: str, iterations: int, skip_bar: bool, sizing_path: str | None = None) -> dict:
     from pokerlab.preflop.payoffs import PostflopModel
     from pokerlab.preflop.solve import SolveSettings, solve_spot
     from pokerlab.preflop.solver_icm import make_solver
@@ -90,7 +91,7 @@ def run_one(name: str, iterations: int, skip_bar: bool) -> dict:
     fmt, seats, depth = name.split("/")
     spot = Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
     table, source = _table()
-    sizing = load_sizing()
+    sizing = load_sizing(sizing_path)
     t0 = time.perf_counter()
     tree = build_tree(spot, sizing)
     t_tree = time.perf_counter() - t0
@@ -123,14 +124,16 @@ def main() -> None:
     parser.add_argument("--spots", nargs="*", default=DEFAULT_SPOTS, help="spots as format/NNmax/DEPTHbb")
     parser.add_argument("--iterations", type=int, default=30, help="iterations timed for s/iteration")
     parser.add_argument("--skip-bar", action="store_true", help="only time iterations, do not solve to the bar")
+    parser.add_argument("--sizing", help="sizing schedule (default config/sizing.yaml)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one, args.iterations, args.skip_bar)))
+        print(json.dumps(run_one(args.one, args.iterations, args.skip_bar, args.sizing)))
         return
     bandwidth, gemm_rate = _copy_bandwidth(), _gemm_rate()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write), table product {gemm_rate / 1e9:.1f} GFlop/s; "
           "machine shared with other work")
+    print(f"sizing: {args.sizing or 'config/sizing.yaml'}")
     print("ms/it and 'to bar' are wall-clock; 'cpu' columns are this process's CPU time (less sensitive to sharing)")
     print(f"{'spot':<22}{'nodes':>7}{'tree s':>7}{'ms/it':>8}{'cpu ms/it':>10}{'floor ms/it':>12}{'expl s':>8}"
           f"{'to bar s':>9}{'cpu s':>7}{'its':>6}"
@@ -138,6 +141,7 @@ def main() -> None:
     for name in args.spots:
         cmd = [sys.executable, __file__, "--one", name, "--iterations", str(args.iterations)]
         cmd += ["--skip-bar"] if args.skip_bar else []
+        cmd += ["--sizing", args.sizing] if args.sizing else []
         r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
         floor = (r["bytes_per_iteration"] / bandwidth + r["table_flops"] / gemm_rate) * 1e3
         bar = (f"{r['to_bar_s']:>9.1f}{r['cpu_to_bar_s']:>7.1f}{r['iterations']:>6}{r['exploitability_bb']:>12.5f}{r['bar_bb']:>8.4f}"

@@ -21,9 +21,9 @@ import numpy as np
 from pokerlab.encoding import decode, decode_scaled
 from pokerlab.io import read_json
 
-ACTION_ORDER = ("A", "R", "C", "F")
-ACTION_COLOURS = {"A": "#8c1c13", "R": "#e4572e", "C": "#4caf50", "F": "#a9bcd0"}
-ACTION_LABELS = {"A": "all-in", "R": "raise", "C": "call / check / complete", "F": "fold"}
+ACTION_ORDER = ("A", "R", "S", "C", "F")
+ACTION_COLOURS = {"A": "#8c1c13", "R": "#e4572e", "S": "#f4a259", "C": "#4caf50", "F": "#a9bcd0"}
+ACTION_LABELS = {"A": "all-in", "R": "raise", "S": "raise (second size)", "C": "call / check / complete", "F": "fold"}
 
 
 def load_chart(path: str | os.PathLike) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from pokerlab.preflop.spot import spot_name
 
 CHART_FORMAT = "pokerlab-chart/1"
 DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "chart.schema.json"
-RAISES = ("R", "A")
+RAISES = ("R", "S", "A")
 """Actions that count as raising first in (a small-blind completion ``C`` is a limp, not an open)."""
 
 

@@ -120,3 +120,35 @@ rule fit_constants:
         f"logs/fit/constants.log",
     script:
         "../scripts/fit_constants.py"
+
+
+# Model v2's class table from the fit's per-class realisation (shrunk toward the seat-level edge;
+# pokerlab.preflop.class_edges.fit_class_table). Point solve.postflop.class_table at it (or at a
+# committed copy) and set solve.postflop.model: v2.
+rule fit_class_table:
+    input:
+        classes=f"{FIT_DIR}/report/class_realisation.tsv",
+    output:
+        table=f"{FIT_DIR}/class_table.tsv",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/fit_class_table.py"
+
+
+# Error per hand of v1 (fitted constants) and v2 (plus the class table) on the fitting and held-out boards.
+rule fit_class_check:
+    input:
+        constants=f"{FIT_DIR}/constants.json",
+        table=f"{FIT_DIR}/class_table.tsv",
+        measurements=lambda wildcards: [f"{FIT_DIR}/solves/{key}.parquet" for key in FIT.job_keys()],
+    output:
+        check=f"{FIT_DIR}/report/class_table_check.json",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/fit_class_check.py"

@@ -20,12 +20,19 @@ def postflop_constants_input():
     return {"file": [section.get("file", "")], "fit": ["results/fit/constants.json"]}.get(source, [])
 
 
+def postflop_class_table_input():
+    """The class table of postflop model v2 (solve.postflop.class_table), else nothing."""
+    section = config["solve"]["postflop"]
+    return [section["class_table"]] if section.get("model", "v1") == "v2" else []
+
+
 rule solve_spot:
     input:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
         payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
         constants=postflop_constants_input(),
+        class_table=postflop_class_table_input(),
     output:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
     params:

@@ -129,8 +129,8 @@ def spot_endings(result: dict, sizing: Sizing) -> SpotEndings:
 
 
 def _aggressor(tree: Tree, node_id: str, names: tuple[str, ...]) -> str:
-    """Position name of the seat that made the last raise (``R`` or ``A``) on the way to ``node_id``."""
+    """Position name of the seat that made the last raise (``R``, ``S`` or ``A``) on the way to ``node_id``."""
     for i in range(len(node_id) - 1, -1, -1):
-        if node_id[i] in "RA":
+        if node_id[i] in "RSA":
             return names[tree.node(node_id[:i]).actor]
     return ""

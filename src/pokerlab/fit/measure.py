@@ -139,6 +139,29 @@ def error_per_hand(theta, data: Measurements) -> float:
     return float(w @ np.abs(predict(theta, data.per_measurement, data.combos) - data.combos["ev"].to_numpy()) / w.sum())
 
 
+def predict_v2(theta, per: pd.DataFrame, combos: pd.DataFrame, ip: np.ndarray, oop: np.ndarray) -> np.ndarray:
+    """Model v2's value (bb) of every combo row: :func:`predict` plus ``(d_own - mean d_opp) * P'``,
+    where ``d_own`` is the combo's class deviation in its role (``ip``/``oop``: 169-vectors, see
+    :mod:`pokerlab.preflop.class_edges`) and ``mean d_opp`` the opponent range's mass-weighted mean
+    deviation in the measurement (the v2 payoff averaged over the hands the combo met)."""
+    a = theta[0]
+    m = combos["m"].to_numpy()
+    spr = per["spr"].to_numpy()[m]
+    played = per["pot"].to_numpy()[m] + 2.0 * _commitment(a, spr) * per["behind"].to_numpy()[m]
+    cls, player, norm = combos["class"].to_numpy(), combos["player"].to_numpy(), combos["norm"].to_numpy()
+    dev = np.where(player == 1, ip[cls], oop[cls])
+    means = np.zeros((len(per), 2))
+    np.add.at(means, (m, player), norm * dev)  # each range's norm sums to 1
+    return predict(theta, per, combos) + (dev - means[m, 1 - player]) * played
+
+
+def error_per_hand_v2(theta, data: Measurements, ip: np.ndarray, oop: np.ndarray) -> float:
+    """:func:`error_per_hand` of model v2 with the class deviations ``ip``/``oop``."""
+    w = data.combos["w"].to_numpy()
+    value = predict_v2(theta, data.per_measurement, data.combos, ip, oop)
+    return float(w @ np.abs(value - data.combos["ev"].to_numpy()) / w.sum())
+
+
 def _fit_a(per: pd.DataFrame, weight: np.ndarray, start: float) -> float:
     sel = (per["behind"].to_numpy() > 0) & (weight > 0)
     spr, target, w = per["spr"].to_numpy()[sel], per["commitment"].to_numpy()[sel], np.sqrt(weight[sel])

@@ -127,6 +127,32 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
     return result
 
 
+def class_table_check(job_paths: list[str | os.PathLike], constants_path: str | os.PathLike,
+                      class_table_path: str | os.PathLike, out_json: str | os.PathLike) -> dict[str, Any]:
+    """Error per hand (bb) of model v1 (the fitted constants) and v2 (the same constants plus the
+    class table, fitted on the fitting boards only) on the fitting and the held-out boards."""
+    from pokerlab.preflop.class_edges import read_class_table
+
+    data = measure.build_measurements([read_measurement(p) for p in job_paths])
+    model = read_constants(constants_path)
+    theta = np.array([model.a, model.b, model.c2, model.cap])
+    edges = read_class_table(class_table_path)
+    if len(edges.bands) != 1:
+        raise ValueError(f"class table {class_table_path}: the check handles one spr band, found {len(edges.bands)}")
+    out: dict[str, Any] = {"constants": _constants(theta), "class_table_sha256": edges.provenance["sha256"],
+                           "classes_with_deviation": {"ip": int(np.count_nonzero(edges.ip[0])),
+                                                      "oop": int(np.count_nonzero(edges.oop[0]))},
+                           "error_per_hand_bb": {}}
+    for name, part in (("fitting", data.subset(False)), ("heldout", data.subset(True))):
+        if len(part.per_measurement):
+            out["error_per_hand_bb"][name] = {
+                "v1": round(measure.error_per_hand(theta, part), FIGURE_DECIMALS),
+                "v2": round(measure.error_per_hand_v2(theta, part, edges.ip[0], edges.oop[0]), FIGURE_DECIMALS),
+                "measurements": int(len(part.per_measurement)), "hands": int(len(part.combos))}
+    write_json_atomic(out_json, out)
+    return out
+
+
 def _extremes(classes, n: int = 5) -> dict[str, list[dict[str, Any]]]:
     """Per role, the ``n`` most and least realising classes with at least 20 hands behind them."""
     out = {}

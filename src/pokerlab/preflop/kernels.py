@@ -176,6 +176,30 @@ def add_terms(values, rows, totals, term_node, term_column, term_others, term_co
 
 
 @njit(cache=True)
+def add_class_terms(values, rows, totals, term_node, term_column, term_others, term_opponent, class_coef, own, opp,
+                    vectors_t, dots):
+    """The class terms of model v2: for every payoff term ``t`` with ``class_coef[t] != 0``,
+    ``values[rows[t], c] += w * (R_j * vectors_t[c, own[t]] - dots[term_column[t], opp[t]])`` with
+    ``w = class_coef[t] * prod_{k in others[t]} R_k`` and ``j`` the term's opponent (``dots``: each
+    class vector dotted with the column's q-vector). Added after :func:`add_terms`."""
+    m = values.shape[1]
+    for t in range(rows.size):
+        if class_coef[t] == 0.0:
+            continue
+        node = term_node[t]
+        scale = 1.0
+        for k in range(totals.shape[0]):
+            if term_others[t, k]:
+                scale *= totals[k, node]
+        w = class_coef[t] * scale
+        mine = w * totals[term_opponent[t], node]
+        theirs = w * dots[term_column[t], opp[t]]
+        r, v = rows[t], own[t]
+        for c in range(m):
+            values[r, c] += mine * vectors_t[c, v] - theirs
+
+
+@njit(cache=True)
 def region_backward(values, decision_region, first_child_row, n_children, edge_node, sigma, best_response):
     """Complete a seat's values on its own edges. Row ``r`` of ``values`` holds the sum of the
     leaves and terms whose last own edge above them is ``r`` (row 0: the root); the seat's

@@ -22,16 +22,32 @@ Tiers (chip EV, :func:`chip_ev_payoffs`), in bb, net of everything the seat put 
    (pairwise-rescaled) equity plus a positional edge. Heads-up the in-position seat gets
    +edge and the out-of-position seat -edge; three-way the last to act gets +edge, the first
    -edge and the middle seat nothing. Edges sum to zero, so chips are conserved.
+
+Model v2 (``classes``: a :class:`pokerlab.preflop.class_edges.ClassEdges`) adds to a seat's share
+at a flop ending its own class deviation minus its opponent's, per pair (divided by the number
+of pairs, three-way), see :mod:`pokerlab.preflop.class_edges`. Those parts are the *class terms*
+of :class:`EndingPayoffs`: still pairwise-linear (``D[c_i, c_j] = d_i[c_i] - d_j[c_j]`` is one more
+linear table), kept apart so the solver needs no extra table product.
+
+Aggressor term (optional, off by default; ``aggressor``: :class:`AggressorEdge`): at a flop
+ending of a raised pot the positional edge is a flat number chosen by whether the last preflop
+raiser acts last on the flop (``in_position``) or not (``out_of_position``) instead of edge(spr);
+limped pots keep edge(spr). The raiser is read off the action string, never a strategy, so the
+payoff stays a function of the hands and the tree; the edges still sum to zero.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pokerlab.preflop.tree import Tree, postflop_order
+
+if TYPE_CHECKING:  # the class table is built elsewhere; only its type is named here
+    from pokerlab.preflop.class_edges import ClassEdges
 
 TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop"}
 
@@ -65,11 +81,37 @@ class PostflopModel:
 
 
 @dataclass(frozen=True)
+class AggressorEdge:
+    """The flat positional edges of the aggressor term (share of the played pot)."""
+
+    in_position: float
+    out_of_position: float
+
+    def __post_init__(self) -> None:
+        for name in ("in_position", "out_of_position"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not -0.5 < value < 0.5:
+                raise ValueError(f"solve.postflop.aggressor.{name}: {value!r} must be a number in (-0.5, 0.5)")
+
+
+def last_aggressor(tree: Tree, node_id: str) -> int:
+    """The seat that made the last raise (``R``, ``S`` or ``A``) on the way to ``node_id``; -1 if none."""
+    for i in range(len(node_id) - 1, -1, -1):
+        if node_id[i] in "RSA":
+            return int(tree.node(node_id[:i]).actor)
+    return -1
+
+
+@dataclass(frozen=True)
 class EndingPayoffs:
     """Pairwise-linear payoffs of every ending of a tree (see the module docstring).
 
     ``nodes[z]`` is the tree index of ending ``z``; ``tier[z]`` in 1..4; ``const`` is (Z, seats)
     in bb; the terms are parallel arrays sorted by (seat, ending, opponent).
+
+    Class terms (model v2, else None): term ``t`` also adds
+    ``term_class[t] * (class_vectors[term_own[t], c_i] - class_vectors[term_opp[t], c_j])``
+    (coefficient in bb: the played pot over the number of pairs; 0 where the ending has none).
     """
 
     nodes: np.ndarray
@@ -80,6 +122,10 @@ class EndingPayoffs:
     term_opponent: np.ndarray
     term_win: np.ndarray
     term_tie: np.ndarray
+    class_vectors: np.ndarray | None = field(default=None, kw_only=True)
+    term_class: np.ndarray | None = field(default=None, kw_only=True)
+    term_own: np.ndarray | None = field(default=None, kw_only=True)
+    term_opp: np.ndarray | None = field(default=None, kw_only=True)
 
     def hand_payoffs(self, hands: np.ndarray, win: np.ndarray, tie: np.ndarray) -> np.ndarray:
         """(Z, seats) payoffs (bb) at every ending when seat ``s`` holds class ``hands[s]``."""
@@ -88,15 +134,33 @@ class EndingPayoffs:
         out = self.const.copy()
         np.add.at(out, (self.term_ending, self.term_seat),
                   self.term_win * win[mine, theirs] + self.term_tie * tie[mine, theirs])
+        if self.class_vectors is not None:
+            np.add.at(out, (self.term_ending, self.term_seat),
+                      self.term_class * (self.class_vectors[self.term_own, mine] - self.class_vectors[self.term_opp, theirs]))
         return out
 
-def chip_ev_payoffs(tree: Tree, model: PostflopModel) -> EndingPayoffs:
-    """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring."""
+def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None = None,
+                    aggressor: AggressorEdge | None = None) -> EndingPayoffs:
+    """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring;
+    ``classes``: model v2's class table (None: v1); ``aggressor``: the optional aggressor term."""
     n = tree.seats
     nodes = tree.endings
     const = np.zeros((nodes.size, n))
     tier = np.zeros(nodes.size, dtype=np.int64)
-    terms: list[tuple[int, int, int, float]] = []  # (seat, ending, opponent, equity coefficient)
+    terms: list[tuple] = []  # (seat, ending, opponent, equity coefficient[, class coefficient, own, opponent's vector])
+    bank: dict[bytes, int] = {}  # distinct class vectors (v2)
+    vectors: list[np.ndarray] = []
+
+    def vector_id(v: np.ndarray) -> int:
+        key = v.tobytes()
+        if key not in bank:
+            bank[key] = len(vectors)
+            vectors.append(v)
+        return bank[key]
+
+    if classes is not None:
+        vector_id(np.zeros(classes.n_classes))  # id 0: no deviation (all-in endings)
+
     for z, k in enumerate(nodes):
         node = tree.nodes[k]
         contrib = np.asarray(node.contrib)
@@ -116,14 +180,29 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel) -> EndingPayoffs:
             extra = model.commitment(spr) * node.behind
             played = pot + len(players) * extra
             edge = model.edge(spr)
+            raiser = last_aggressor(tree, node.id) if aggressor is not None else -1
+            if raiser >= 0:
+                edge = aggressor.in_position if raiser == players[-1] else aggressor.out_of_position
             edges = [-edge, edge] if len(players) == 2 else [-edge, 0.0, edge]
             for seat, e in zip(players, edges):
                 const[z, seat] += e * played - extra
         share = played / (len(players) * (len(players) - 1) / 2)  # /1 heads-up, /3 three-way
-        terms.extend((i, z, j, share) for i in players for j in players if j != i)
+        if classes is None:
+            terms.extend((i, z, j, share) for i in players for j in players if j != i)
+            continue
+        ids = [vector_id(v) for v in classes.vectors(spr, len(players))] if tier[z] == 4 else [0] * len(players)
+        role = dict(zip(players, ids))
+        class_coef = share if tier[z] == 4 else 0.0
+        terms.extend((i, z, j, share, class_coef, role[i], role[j]) for i in players for j in players if j != i)
     terms.sort()
-    seat, ending, opponent, coef = (np.array(col) for col in zip(*terms)) if terms else (np.zeros(0),) * 4
+    width = 4 if classes is None else 7
+    cols = [np.array(col) for col in zip(*terms)] if terms else [np.zeros(0)] * width
+    seat, ending, opponent, coef = cols[:4]
     coef = coef.astype(np.float64)
+    extra = {}
+    if classes is not None:
+        extra = {"class_vectors": np.array(vectors, dtype=np.float64), "term_class": cols[4].astype(np.float64),
+                 "term_own": cols[5].astype(np.int64), "term_opp": cols[6].astype(np.int64)}
     return EndingPayoffs(nodes=nodes, tier=tier, const=const, term_ending=ending.astype(np.int64),
                          term_seat=seat.astype(np.int64), term_opponent=opponent.astype(np.int64),
-                         term_win=coef, term_tie=0.5 * coef)
+                         term_win=coef, term_tie=0.5 * coef, **extra)

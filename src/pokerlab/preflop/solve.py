@@ -35,12 +35,16 @@ from pokerlab import __version__
 from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import atomic_path, check_writable, compact_json_bytes, write_bytes_atomic
-from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.class_edges import ClassEdges, read_class_table
+from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.solver_icm import make_solver
 from pokerlab.preflop.spot import Sizing, Spot, load_sizing
 from pokerlab.preflop.tree import build_tree
+
+MODELS = ("v1", "v2")
+"""Postflop model versions (``solve.postflop.model``)."""
 
 # Published floats are rounded so that the bytes never hinge on the last ulp: per-class arrays
 # to 1e-6 (probabilities) and 1e-5 bb (EVs), spot-level figures (exploitability, shares) to 1e-10.
@@ -60,8 +64,18 @@ class SolveSettings:
     # where the postflop constants came from when not written in the config: {"source", "path",
     # "sha256"}; recorded in the result's settings (None for constants from the config itself)
     postflop_source: dict[str, str] | None = None
+    # postflop model version: "v1" (the seat-level edge) or "v2" (plus the class table's deviations,
+    # pokerlab.preflop.class_edges); v1 results carry no trace of it, so their bytes are unchanged
+    model: str = "v1"
+    class_edges: ClassEdges | None = None
+    # the optional aggressor term (off by default): flat edges by whether the last preflop raiser is in position
+    aggressor: AggressorEdge | None = None
 
     def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"solve.postflop.model: {self.model!r}; expected one of {list(MODELS)}")
+        if (self.model == "v2") != (self.class_edges is not None):
+            raise ValueError("solve.postflop.class_table: model v2 needs a class table (and v1 takes none)")
         cps = tuple(self.checkpoints)
         if not cps or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in cps) or list(cps) != sorted(set(cps)):
             raise ValueError(f"checkpoints: {self.checkpoints!r} must be strictly increasing positive integers")
@@ -78,13 +92,29 @@ class SolveSettings:
         ``solve.postflop.source``: ``config`` (default) takes a, b, c2, cap from the section;
         ``file`` and ``fit`` read them from a constants file written by the fitting run
         (``constants_path``: ``solve.postflop.file``, or ``results/fit/constants.json``).
+        ``solve.postflop.model``: ``v1`` (default) or ``v2``, which reads the class table named by
+        ``solve.postflop.class_table`` (:func:`pokerlab.preflop.class_edges.read_class_table`).
         """
         postflop = dict(section["postflop"])
         source = postflop.pop("source", "config")
         postflop.pop("file", None)
+        model = postflop.pop("model", "v1")
+        table = postflop.pop("class_table", None)
+        aggressor = postflop.pop("aggressor", None)
+        if model not in MODELS:
+            raise ValueError(f"solve.postflop.model: {model!r}; expected one of {list(MODELS)}")
+        version = {}
+        if model == "v2":
+            if not table:
+                raise ValueError("solve.postflop.class_table: model v2 needs the path of a class table")
+            version = {"model": "v2", "class_edges": read_class_table(table)}
+        if aggressor is not None:
+            if not isinstance(aggressor, dict) or set(aggressor) != {"in_position", "out_of_position"}:
+                raise ValueError(f"solve.postflop.aggressor: {aggressor!r}; expected in_position and out_of_position")
+            version["aggressor"] = AggressorEdge(**aggressor)
         if source == "config":
             return cls(postflop=PostflopModel(**postflop), checkpoints=tuple(section["checkpoints"]),
-                       bar_coefficient=float(section["bar_coefficient"]))
+                       bar_coefficient=float(section["bar_coefficient"]), **version)
         if constants_path is None:
             raise ValueError(f"solve.postflop.source: {source!r} needs the constants file")
         from pokerlab.fit.run import read_constants  # only when the constants come from a fit
@@ -93,7 +123,7 @@ class SolveSettings:
         return cls(postflop=read_constants(constants_path), checkpoints=tuple(section["checkpoints"]),
                    bar_coefficient=float(section["bar_coefficient"]),
                    postflop_source={"source": source, "path": Path(constants_path).as_posix(),
-                                    "sha256": sha256_file(constants_path)})
+                                    "sha256": sha256_file(constants_path)}, **version)
 
     def bar_bb(self, seats: int) -> float:
         """The exploitability a chart must reach, bb/hand: coefficient * sqrt(seats / 2)."""
@@ -117,11 +147,26 @@ def _round(x: float) -> float:
 def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool,
                  payoff: dict) -> str:
     digest = hashlib.sha256()
-    digest.update(json.dumps({"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
-                              "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff,
-                              "code": __version__},
-                             sort_keys=True).encode())
+    what = {"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
+            "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff, "code": __version__}
+    what.update(_model_settings(settings))  # v2 only: the model and its class table's digest
+    digest.update(json.dumps(what, sort_keys=True).encode())
     return digest.hexdigest()
+
+
+def _model_settings(settings: SolveSettings) -> dict[str, Any]:
+    """What a result records of the optional model parts (nothing for plain v1: its bytes stay as
+    they were): the aggressor term's edges when it is on and, under v2, the version and the class
+    table's provenance (path, SHA-256 of the file, its notes, bands) with the SHA-256 of its deviations.
+    The same entries enter the state fingerprint."""
+    out = {} if settings.aggressor is None else {"postflop_aggressor": asdict(settings.aggressor)}
+    if settings.model == "v1":
+        return out
+    edges = settings.class_edges
+    digest = hashlib.sha256(np.ascontiguousarray(np.r_[edges.ip, edges.oop]).tobytes()).hexdigest()
+    return {**out, "postflop_model": settings.model,
+            "class_table": {**edges.provenance, "bands": [[lo, None if math.isinf(hi) else hi] for lo, hi in edges.bands],
+                            "deviations_sha256": digest}}
 
 
 def _save_state(path: Path, solver: Solver, fingerprint: str, history: list[dict]) -> None:
@@ -201,7 +246,8 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     """
     settings = settings or SolveSettings()
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
-    solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts)  # chip EV or ICM, by format
+    solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
+                                 classes=settings.class_edges, aggressor=settings.aggressor)
     fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
@@ -240,7 +286,8 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
         "settings": {"postflop": asdict(settings.postflop), "checkpoints": list(settings.checkpoints),
                      "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
                      "averaging": "linear (weight = iteration)", "payoff": payoff,
-                     **({"postflop_source": settings.postflop_source} if settings.postflop_source else {})},
+                     **({"postflop_source": settings.postflop_source} if settings.postflop_source else {}),
+                     **_model_settings(settings)},
         "tree": tree.counts(),
         "status": "shipped" if shipped else "rejected",
         "iterations": last["iterations"],

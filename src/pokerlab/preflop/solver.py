@@ -43,6 +43,12 @@ class), all other seats fixed at the average strategy. ``exploitability[i] = BR_
 in bb/hand; the spot's figure is the maximum over seats. The read-out (:meth:`Solver.seat_values`)
 values every node of the view instead, from the same leaves.
 
+Class terms (postflop model v2, :mod:`pokerlab.preflop.class_edges`): a payoff term ``(i, z, j)``
+may also carry ``coef * (d_own[c_i] - d_opp[c_j])``. In ``V_i[z]`` that is
+``coef * prod_{k!=i,j} R_k * (R_j * d_own - d_opp . q_j(z))``: a constant 169-vector scaled by the
+totals, and one dot product per table column and distinct class vector, computed with the
+columns (one small product ``q @ vectors.T``). Without class terms nothing of this runs.
+
 The tree is compiled into flat arrays in breadth-first order (parents before children,
 siblings contiguous); the strategy lives on edges, indexed by the child node.
 """
@@ -57,7 +63,7 @@ from numba import njit
 from pokerlab import cards
 from pokerlab.cfr import linear_average_weight
 from pokerlab.preflop.payoffs import EndingPayoffs
-from pokerlab.preflop.kernels import (add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
+from pokerlab.preflop.kernels import (add_class_terms, add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
                                      leaf_scalars, region_backward, scatter_scalars, weighted_totals, write_matched)
 from pokerlab.preflop.tree import Tree
 
@@ -123,6 +129,7 @@ class EndingInputs:
     columns: np.ndarray  # (tables, columns, m) TABLE @ q for every column
     own_reach: np.ndarray  # (seats, rows, m) each seat's reach on its own edges (rows past them unused)
     extra: np.ndarray | None = None  # what a subclass derives from the above (ICM: spectator dot products)
+    dots: np.ndarray | None = None  # (columns, vectors) class vector . q for every column (model v2 only)
 
 
 class Solver:
@@ -150,6 +157,9 @@ class Solver:
         else:
             tables = [(win, payoffs.term_win), (tie, payoffs.term_tie)]
         self._tables_t = [np.ascontiguousarray(table.T) for table, _ in tables]
+        self._class_vectors_t = None if payoffs.class_vectors is None else np.ascontiguousarray(payoffs.class_vectors.T)
+        if self._class_vectors_t is not None and self._class_vectors_t.shape[0] != m:
+            raise ValueError(f"class vectors have {self._class_vectors_t.shape[0]} classes, the prior {m}")
         self._term_coefs = [coef for _, coef in tables]
         self._make_own_edges()
         self.views = [self._make_view(seat) for seat in range(self.n_seats)]
@@ -190,9 +200,10 @@ class Solver:
 
     def _new_inputs(self) -> EndingInputs:
         rows = max(e.size for e in self._edge_node)
+        dots = None if self._class_vectors_t is None else np.zeros((self.column_node.size, self._class_vectors_t.shape[1]))
         return EndingInputs(np.zeros((self.n_seats, self.n_nodes)),
                             np.zeros((len(self._tables_t), self.column_node.size, self.n_classes)),
-                            np.zeros((self.n_seats, rows, self.n_classes)))
+                            np.zeros((self.n_seats, rows, self.n_classes)), dots=dots)
 
     def _make_groups(self, seat: int) -> list[_Group]:
         tree, m = self.tree, self.n_classes
@@ -250,10 +261,14 @@ class Solver:
         others[:, seat] = False
         others[np.arange(sel.size), p.term_opponent[sel]] = False
         node = p.nodes[p.term_ending[sel]]
-        return {"node": node, "local": np.searchsorted(self.views[seat].nodes, node),
-                "region": self._source_row[seat, node],
-                "column": self._term_column[sel],
-                "others": others, "coefs": np.array([coef[sel] for coef in self._term_coefs])}
+        out = {"node": node, "local": np.searchsorted(self.views[seat].nodes, node),
+               "region": self._source_row[seat, node],
+               "column": self._term_column[sel],
+               "others": others, "coefs": np.array([coef[sel] for coef in self._term_coefs])}
+        if p.class_vectors is not None:
+            out.update(opponent=p.term_opponent[sel], class_coef=p.term_class[sel], own=p.term_own[sel],
+                       opp=p.term_opp[sel])
+        return out
 
     # --- strategies ---------------------------------------------------------------------------
 
@@ -281,6 +296,8 @@ class Solver:
             gather_weighted(inputs.own_reach, self.column_seat[cols], self._column_row[cols], self.prior, q)
             for out, table_t in zip(inputs.columns, self._tables_t):
                 np.matmul(q, table_t, out=out[cols[0]:cols[-1] + 1])
+            if inputs.dots is not None:
+                np.matmul(q, self._class_vectors_t, out=inputs.dots[cols[0]:cols[-1] + 1])
 
     def _make_extra_terms(self) -> None:
         """Hook for subclasses whose payoffs have more than the chip terms (called once the views,
@@ -336,6 +353,9 @@ class Solver:
     def _add_terms(self, seat: int, inputs: EndingInputs, values: np.ndarray, rows: str) -> None:
         t = self._seat_terms[seat]
         add_terms(values, t[rows], inputs.totals, t["node"], t["column"], t["others"], t["coefs"], inputs.columns)
+        if inputs.dots is not None:
+            add_class_terms(values, t[rows], inputs.totals, t["node"], t["column"], t["others"], t["opponent"],
+                            t["class_coef"], t["own"], t["opp"], self._class_vectors_t, inputs.dots)
 
     def _view_leaf_values(self, seat: int, inputs: EndingInputs) -> np.ndarray:
         """(view nodes, m) the seat's view with its leaf rows valued (other rows 0)."""

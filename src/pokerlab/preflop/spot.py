@@ -117,9 +117,24 @@ class SizingBand:
     three_bet_oop: float
     per_caller: float
     four_bet: float
+    # optional second priced 3-bet size (action ``S``): {"ip": x, "oop": x} multiples of the open
+    # (plus per_caller as the scheduled one), and optionally "seats" / "versus": the positions that
+    # may make it and the openers it may be made against (absent: every one). None: one size.
+    second_three_bet: Mapping[str, Any] | None = None
 
     def open_size(self, position: str) -> float:
         return float(self.open.get(position, self.open["default"]))
+
+    def second_size(self, position: str, opener: str, in_position: bool) -> float | None:
+        """The second 3-bet multiple for ``position`` re-raising ``opener``, or None if not offered."""
+        second = self.second_three_bet
+        if second is None:
+            return None
+        if "seats" in second and position not in second["seats"]:
+            return None
+        if "versus" in second and opener not in second["versus"]:
+            return None
+        return float(second["ip" if in_position else "oop"])
 
 
 @dataclass(frozen=True)
@@ -138,12 +153,16 @@ class Sizing:
     def as_dict(self, depth: float) -> dict[str, Any]:
         """The rows used at ``depth``, for results and charts."""
         b = self.band(depth)
-        return {
+        out = {
             "band": b.name,
             "all_in_below": self.all_in_below,
             "open": dict(sorted(b.open.items())),
             **{f: getattr(b, f) for f in SIZING_FIELDS},
         }
+        if b.second_three_bet is not None:  # only then: a one-size schedule's results keep their bytes
+            out["second_three_bet"] = {k: (sorted(v) if isinstance(v, list) else v)
+                                       for k, v in sorted(b.second_three_bet.items())}
+        return out
 
 
 def _positive_number(value: Any, where: str, minimum: float = 0.0, strict: bool = True) -> float:
@@ -152,6 +171,24 @@ def _positive_number(value: Any, where: str, minimum: float = 0.0, strict: bool 
         bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
         raise ValueError(f"sizing {where}: {value!r} is not a number {bound}")
     return float(value)
+
+
+def _parse_second(data: Any, where: str) -> dict[str, Any]:
+    """The optional second 3-bet size of a band: ip and oop multiples (> 1), optional position lists."""
+    if not isinstance(data, dict):
+        raise ValueError(f"sizing {where}: expected a mapping with 'ip' and 'oop' (and optional 'seats', 'versus')")
+    missing, extra = {"ip", "oop"} - set(data), set(data) - {"ip", "oop", "seats", "versus"}
+    if missing or extra:
+        raise ValueError(f"sizing {where}: missing {sorted(missing)} / unknown {sorted(extra)}")
+    out: dict[str, Any] = {k: _positive_number(data[k], f"{where}.{k}", 1.0) for k in ("ip", "oop")}
+    for key in ("seats", "versus"):
+        if key in data:
+            names = data[key]
+            if not isinstance(names, list) or not names or any(n not in ALL_POSITIONS for n in names):
+                raise ValueError(f"sizing {where}.{key}: {names!r} must be a non-empty list of positions "
+                                 f"({sorted(ALL_POSITIONS)})")
+            out[key] = [str(n) for n in names]
+    return out
 
 
 def parse_sizing(data: Any) -> Sizing:
@@ -174,7 +211,7 @@ def parse_sizing(data: Any) -> Sizing:
             raise ValueError(f"sizing bands[{k}]: expected a mapping, got {row!r}")
         label = f"bands[{k}] ({row.get('name', '?')})"
         expected = {"name", "up_to_depth", "open", *SIZING_FIELDS}
-        missing, extra = expected - set(row), set(row) - expected
+        missing, extra = expected - set(row), set(row) - expected - {"second_three_bet"}
         if missing or extra:
             raise ValueError(f"sizing {label}: missing {sorted(missing)} / unknown {sorted(extra)}")
         last = k == len(rows) - 1
@@ -198,6 +235,8 @@ def parse_sizing(data: Any) -> Sizing:
             _positive_number(size, f"{label}.open.{pos}", 1.0)
         values = {f: _positive_number(row[f], f"{label}.{f}", 1.0) for f in SIZING_FIELDS if f != "per_caller"}
         values["per_caller"] = _positive_number(row["per_caller"], f"{label}.per_caller", 0.0, strict=False)
+        if row.get("second_three_bet") is not None:
+            values["second_three_bet"] = _parse_second(row["second_three_bet"], f"{label}.second_three_bet")
         bands.append(SizingBand(name=str(row["name"]), up_to_depth=up_to, open={str(p): float(s) for p, s in opens.items()}, **values))
     return Sizing(bands=tuple(bands), all_in_below=all_in_below)
 

@@ -4,8 +4,11 @@ Rules (see ``config/sizing.yaml`` for the sizes):
 
 * Blinds 0.5/1bb; seat 0 acts first (heads-up: the small blind). Every seat starts with the
   same ``spot.depth`` bb of live stack; in ``mtt`` the big blind also posts a dead ante.
-* Actions: ``F`` fold, ``C`` call / check / complete, ``R`` the scheduled raise, ``A`` all-in.
-  A node's id is the string of actions that reaches it; ``""`` is the first decision.
+* Actions: ``F`` fold, ``C`` call / check / complete, ``R`` the scheduled raise, ``A`` all-in,
+  and ``S`` the second priced 3-bet size when the band has one (``second_three_bet``; offered
+  beside ``R`` at 3-bet nodes, to the seats and against the openers it names, when it differs
+  from the scheduled size and leaves ``all_in_below`` behind). A node's id is the string of
+  actions that reaches it; ``""`` is the first decision. Action order at a node: F, C, R, S, A.
 * Fold is offered only when facing a bet; only the small blind may limp (complete); the big
   blind may check its option. All-in is always offered while it is a raise. ``R`` is offered
   for the open, 3-bet and 4-bet when its size leaves at least ``all_in_below`` x the stack
@@ -30,7 +33,7 @@ import numpy as np
 
 from pokerlab.preflop.spot import Sizing, SizingBand, Spot
 
-ACTIONS = "FCRA"
+ACTIONS = "FCRSA"
 KINDS = ("decision", "fold", "allin", "flop")
 MAX_ENTRANTS = 3
 MAX_PRICED_RAISES = 3  # open, 3-bet, 4-bet; later raises are all-in only
@@ -195,6 +198,18 @@ def _priced_raise(spot: Spot, band: SizingBand, state: _State, seat: int) -> flo
     return round(max(size, state.facing + state.increment), 2)  # whole cents of a bb
 
 
+def _second_raise(spot: Spot, band: SizingBand, state: _State, seat: int) -> float | None:
+    """The second 3-bet size (raise-to, live bb) for ``seat``, or None where the band offers none."""
+    if state.raises != 1:  # 3-bet nodes only (the raise being re-raised may be over a limp)
+        return None
+    in_position = postflop_order(seat, spot.seats) > postflop_order(state.last_raiser, spot.seats)
+    mult = band.second_size(spot.positions[seat], spot.positions[state.last_raiser], in_position)
+    if mult is None:
+        return None
+    size = (mult + band.per_caller * state.callers) * state.facing
+    return round(max(size, state.facing + state.increment), 2)
+
+
 def _legal_actions(spot: Spot, sizing: Sizing, band: SizingBand, state: _State, seat: int, shove_or_fold: bool) -> tuple[tuple[str, ...], bool]:
     to_call = state.facing - state.contrib[seat]
     if len(state.entrants) >= MAX_ENTRANTS and seat not in state.entrants:
@@ -212,6 +227,10 @@ def _legal_actions(spot: Spot, sizing: Sizing, band: SizingBand, state: _State, 
             raise_to = _priced_raise(spot, band, state, seat)
             if spot.depth - raise_to >= sizing.all_in_below * spot.depth - _EPS:
                 actions.append("R")
+            second = _second_raise(spot, band, state, seat)
+            if (second is not None and abs(second - raise_to) > _EPS
+                    and spot.depth - second >= sizing.all_in_below * spot.depth - _EPS):
+                actions.append("S")
         actions.append("A")
     return tuple(actions), False
 
@@ -232,7 +251,12 @@ def _apply(spot: Spot, band: SizingBand, state: _State, seat: int, action: str) 
         s.contrib[seat] = state.facing
         s.allin[seat] = state.facing >= spot.depth - _EPS
         return s
-    raise_to = spot.depth if action == "A" else _priced_raise(spot, band, state, seat)
+    if action == "A":
+        raise_to = spot.depth
+    elif action == "S":
+        raise_to = _second_raise(spot, band, state, seat)
+    else:
+        raise_to = _priced_raise(spot, band, state, seat)
     s.increment = max(state.increment, raise_to - state.facing)
     s.facing = raise_to
     s.contrib[seat] = raise_to

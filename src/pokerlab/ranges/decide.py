@@ -170,7 +170,7 @@ def _replay(sit: Situation) -> _State:
         contrib = node.contrib
         raise_to = {}
         for a in node.actions:
-            if a in "RA":
+            if a in "RSA":
                 raise_to[a] = tree.node(sit.preflop + a).contrib[hero]
         return _State(pot=sum(contrib), to_call=max(contrib) - contrib[hero], behind=sit.stack_bb - contrib[hero],
                       street_pot=sum(contrib), street_actions=[], hero_line=hero_line, villain_line=villain_line,
@@ -407,7 +407,7 @@ def _raise_amounts(sit: Situation, st: _State) -> dict[str, float]:
     out: dict[str, float] = {}
     if st.preflop_options:
         for letter in st.preflop_options:
-            if letter in "RA":
+            if letter in "RSA":
                 x = st.preflop_raise_to[letter] - st.hero_in
                 out["allin" if letter == "A" else f"raise to {st.preflop_raise_to[letter]:g}"] = min(x, H)
         return out

@@ -40,9 +40,10 @@ _CALL_LINES = {1: "call_open", 2: "call_3bet", 3: "call_4bet"}
 
 def _letters(actions: str | Iterable[str]) -> str:
     text = actions if isinstance(actions, str) else "".join(actions)
-    bad = [ch for ch in text if ch not in "FCRA"]
+    bad = [ch for ch in text if ch not in "FCRSA"]
     if bad:
-        raise ValueError(f"actions: expected letters F, C, R, A (fold, call/check, raise, all-in), got {bad[0]!r} "
+        raise ValueError(f"actions: expected letters F, C, R, S, A (fold, call/check, raise, second raise size, "
+                         f"all-in), got {bad[0]!r} "
                          f"in {text!r}")
     return text
 
@@ -75,7 +76,7 @@ def replay_actors(actions: str | Iterable[str], seats: int = 6) -> list[int]:
         actors.append(seat)
         if letter == "F":
             folded[seat] = True
-        elif letter in "RA":
+        elif letter in "RSA":
             allin[seat] = letter == "A"
             to_act = [(seat + j) % seats for j in range(1, seats)
                       if not folded[(seat + j) % seats] and not allin[(seat + j) % seats]]
@@ -94,12 +95,12 @@ def classify_preflop_line(actions: str | Iterable[str], seat: int | str, seats: 
         if actor == who:
             if letter == "F":
                 return "folded"
-            if letter in "RA":
+            if letter in "RSA":
                 line = _RAISE_LINES.get(raises + 1, "5bet")
             elif raises == 0:
                 line = "check_option" if who == seats - 1 else "limp"
             else:
                 line = _CALL_LINES.get(raises, "call_5bet")
-        if letter in "RA":
+        if letter in "RSA":
             raises += 1
     return line

@@ -336,8 +336,8 @@ def _openapi() -> dict[str, Any]:
             f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes": get(
                 "Decision nodes of a chart set", chart, "node paths with actor, actions (sizes, next node), reach, capped"),
             f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
-                "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, A)",
-                                                       "^(root|[FCRA]+)$")], "NodeDocument v1, preflop variant"),
+                "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, S, A)",
+                                                       "^(root|[FCRSA]+)$")], "NodeDocument v1, preflop variant"),
             f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack + [
                 {"name": "after", "in": "query", "required": False, "schema": {"type": "string"},
                  "description": "a node path ending with a dealt card: list the street it begins (lazy packs list "

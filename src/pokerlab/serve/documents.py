@@ -47,7 +47,7 @@ EV_DECIMALS = 5
 SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
 POSTFLOP_SCHEMA = "node-document.schema.json"
 PREFLOP_SCHEMA = "node-document-preflop.schema.json"
-PREFLOP_KIND = {"F": "fold", "C": "call", "R": "raise", "A": "allin"}
+PREFLOP_KIND = {"F": "fold", "C": "call", "R": "raise", "S": "raise", "A": "allin"}  # S: a second raise size
 _COMBO_NUMBER = {cid: i for i, cid in enumerate(COMBO_IDS)}
 
 
@@ -233,8 +233,8 @@ def preflop_node_id(node_path: str) -> str:
     """The inverse of :func:`preflop_node_path`; ``ValueError`` for a malformed path."""
     if node_path == "root":
         return ""
-    if not node_path or any(ch not in "FCRA" for ch in node_path):
-        raise ValueError(f"node_path: {node_path!r} is not 'root' or a string of the actions F, C, R, A")
+    if not node_path or any(ch not in "FCRSA" for ch in node_path):
+        raise ValueError(f"node_path: {node_path!r} is not 'root' or a string of the actions F, C, R, S, A")
     return node_path
 
 

@@ -6,7 +6,7 @@
    the chart has no EV, i.e. the class never arrives); EVs are in bb from the start of the hand. */
 'use strict';
 const PLChart = (() => {
-  const KIND = {F: 'fold', C: 'call', R: 'raise', A: 'allin'};
+  const KIND = {F: 'fold', C: 'call', R: 'raise', S: 'raise', A: 'allin'};  // S: a second raise size
 
   function decode(enc, codes, lo = 0, hi = 1) {
     return Array.from(codes, ch => ch === enc.missing ? NaN : lo + (hi - lo) * enc.alphabet.indexOf(ch) / enc.steps);
@@ -27,7 +27,7 @@ const PLChart = (() => {
       return {class: name, row: Math.floor(k / 13), col: k % 13, weight: arrive[k],
               strategy: freq.map(f => held ? f[k] / sum : 0), ev: ev.map(e => held ? e[k] : 0)};
     });
-    const actions = codes.map(a => ({id: KIND[a], kind: KIND[a], code: a}));
+    const actions = codes.map(a => ({id: a === 'S' ? 'raise_2' : KIND[a], kind: KIND[a], code: a}));
     return {actions, cells};
   }
 
