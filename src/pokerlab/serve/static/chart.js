@@ -27,7 +27,8 @@ const PLChart = (() => {
       return {class: name, row: Math.floor(k / 13), col: k % 13, weight: arrive[k],
               strategy: freq.map(f => held ? f[k] / sum : 0), ev: ev.map(e => held ? e[k] : 0)};
     });
-    const actions = codes.map(a => ({id: a === 'S' ? 'raise_2' : KIND[a], kind: KIND[a], code: a}));
+    const actions = codes.map(a => a === 'S' ? {id: 'raise_2', kind: 'raise', code: a, label: 'raise (second size)'}
+      : {id: KIND[a], kind: KIND[a], code: a});
     return {actions, cells};
   }
 

@@ -19,6 +19,7 @@ const PL = (() => {
   }
 
   function actionLabel(a) {
+    if (a.label) return a.label;  // an action that names itself (the chart page's second raise size)
     if (a.kind === 'fold' || a.kind === 'check') return a.kind;
     if (a.amount_bb === undefined) return {call: 'call / check', raise: 'raise', allin: 'all-in'}[a.kind] || a.kind;
     if (a.kind === 'call') return `call ${fmt(a.amount_bb)}bb`;
