@@ -4,8 +4,8 @@ Every player's line in every hand is named by ``classify_preflop_line`` from the
 letters, and compared with code written independently of it: the seat that took each action
 (``pokerlab.hands.model.replay`` walks the betting with chip amounts), and the statistics of
 ``pokerlab.hands.stats`` (raise first in, limp, VPIP, PFR, 3-bet, 4-bet, cold call, counted from
-the chip-level actions, not from the letters). Two sets: a few hands built by hand (fresh clone)
-and the shared Pluribus hands (skipped when ``../shared/hands`` is absent).
+the chip-level actions, not from the letters). Hands built by hand (fresh clone), and the shared
+Pluribus and PokerStars hands (skipped when ``../shared/hands`` is absent).
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ def hand_lines(hand) -> tuple[list[str], list[list[str]]]:
     letters = "".join(chart_letter(a.kind, a.allin) for a in pre)
     actors = replay_actors(letters, hand.n)
     assert actors == [a.player for a in pre], (hand.hand_id, letters)
-    final = [classify_preflop_line(letters, seat, hand.n) for seat in range(hand.n)]
-    history = [[classify_preflop_line(letters[: k + 1], seat, hand.n) for k, p in enumerate(actors) if p == seat]
-               for seat in range(hand.n)]
+    # a live big blind posted from another seat (a player joining): its check is an option, not a limp
+    posted = [p for p in range(hand.n - 1) if hand.blinds[p] >= hand.blinds[hand.n - 1] > 0]
+    final = [classify_preflop_line(letters, seat, hand.n, posted) for seat in range(hand.n)]
+    history = [[classify_preflop_line(letters[: k + 1], seat, hand.n, posted) for k, p in enumerate(actors)
+                if p == seat] for seat in range(hand.n)]
     return final, history
 
 
@@ -80,9 +82,9 @@ def cross_check(hands) -> dict[str, Counter]:
             first_vol = next((l for l in hist if l in VOLUNTARY), None)
             assert (first_vol == "call_open") == ((seat, "cold_call") in yes), (hand.hand_id, seat, hist)
             by_position[("open_first", pos)] += bool(hist) and hist[0] == "open"
-            # a first raise over a limp, from the chip-level actions
+            # a first raise over a limp (or a posted big blind's check), from the chip-level actions
             by_position[("raise_over_limp", pos)] += any(
-                a.player == seat and a.kind == "R" and a.raise_level == 0 and any(b.kind == "C" for b in pre[:k])
+                a.player == seat and a.kind == "R" and a.raise_level == 0 and any(b.kind != "F" for b in pre[:k])
                 for k, a in enumerate(pre))
             by_position[("rfi", pos)] += (seat, "rfi") in yes
             by_position[("3bet_any", pos)] += "3bet" in hist
@@ -196,7 +198,15 @@ def test_built_hands_cross_check_the_hand_statistics(built):
     _position_counts_agree(counts, built)
 
 
-# --- the shared Pluribus hands ------------------------------------------------------------------
+def test_a_posted_big_blind_checks_its_option():
+    # UTG posted a live big blind (a player joining the table): its C in an unopened pot is a check
+    assert classify_preflop_line("CFFFFC", "UTG", 6) == "limp"
+    assert classify_preflop_line("CFFFFC", "UTG", 6, posted=["UTG"]) == "check_option"
+    assert classify_preflop_line("CFFRFFC", "UTG", 6, posted=[0]) == "call_open"
+    assert classify_preflop_line("CFFFFC", "BB", 6, posted=[0]) == "check_option"
+
+
+# --- the shared real hands ----------------------------------------------------------------------
 
 
 # per position UTG, HJ, CO, BTN, SB, BB: open lines (at a seat's first decision), and raises first in
@@ -223,3 +233,18 @@ def test_every_line_of_the_pluribus_hands_agrees_with_the_hand_statistics():
     assert [by[("open_first", p)] for p in positions] == OPENS
     assert [by[("rfi", p)] for p in positions] == RFI
     assert by[("rfi", "BB")] == 0  # the big blind never opens into folds only (the hand is over)
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_every_line_of_the_pokerstars_hands_agrees_with_the_hand_statistics():
+    # 5- to 9-handed, uneven stacks, all-ins, and 93 hands with a big blind posted from another seat
+    result = import_paths([SHARED / "pokerstars-nl2-9max"])
+    hands = result.hands
+    assert len(hands) == 1380 and len(result.skipped) == 1  # the skip: a board run twice
+    assert sum(any(h.blinds[p] >= h.blinds[h.n - 1] > 0 for p in range(h.n - 1)) for h in hands) == 93
+    counts = cross_check(hands)
+    _position_counts_agree(counts, hands)
+    assert counts["final"] == Counter({"folded": 8215, "call_open": 870, "open": 868, "limp": 550,
+                                       "check_option": 321, "3bet": 126, "call_3bet": 113, "unopened": 75,
+                                       "4bet": 21, "call_4bet": 16, "5bet": 1, "call_5bet": 1})
+    assert counts["first"]["open"] == 1011 and counts["first"]["limp"] == 920
