@@ -25,7 +25,7 @@ for every one of the 1,326 combos at once (:func:`update_range_for_action`). The
     pot odds' minimum defence frequency ``m(r) = (1 - 2r) / (1 - r)`` (that is ``1 / (1 + f)``:
     the share of its range a player must continue with so that a bluff of that size does not
     profit at once). With the defence factor ``d = m(r) / m(0.25)`` (1 at a half-pot bet, 0.75 at
-    a pot bet, 0.05 for a 20x-pot shove, 0 in the limit) each threshold ``t`` (``continue_at``,
+    a pot bet, 0.07 for a 20x-pot shove, 0 in the limit) each threshold ``t`` (``continue_at``,
     ``raise_at``) becomes ``t(r) = 1 - (1 - t) * d``, bounded to [0, 1], and the logistic scale
     ``width * min(1, d)``: the share of hands above a threshold keeps the proportion to the
     minimum defence frequency it has at a half-pot bet, and a small continuing share keeps a
@@ -39,14 +39,15 @@ for every one of the 1,326 combos at once (:func:`update_range_for_action`). The
     shift never exceeds 0.25, so facing a 100bb shove over a 2.5bb open the ``regular`` model
     still continued with its top ~31% of hands (and 66% of a button opening range). The bound
     was never the cause; an additive shift on a strength percentile cannot shrink a range the
-    way pot odds of 20:1 do. Against bets up to about a pot the two forms differ by a few
-    percentiles (identical at a half-pot bet).
+    way pot odds of 20:1 do. Against bets up to about a pot the two forms differ by at most
+    about five percentiles (identical at a half-pot bet).
 
     The four archetypes (:data:`ARCHETYPES`: ``regular``, ``nit``, ``calling_station``,
     ``maniac``) are illustrative parameter sets, **not fitted to data**. Where a player's
     VPIP, PFR and aggression factor have been measured, :func:`archetype_from_stats` picks the
     archetype whose reference profile is nearest (each statistic scaled by its spread across the
     profiles); that is a choice among four illustrations, not an estimate.
+    :func:`pokerlab.ranges.profile.villain_profile` measures the statistics from hand files.
 
 ``StrategyLikelihood``
     An explicit per-combo policy: ``P(action | combo)`` read from a preflop chart node
