@@ -14,6 +14,7 @@ from pokerlab.ranges.likelihood import (
     StrategyLikelihood,
     archetype_from_stats,
     canonical_action,
+    defence_factor,
     postflop_strength,
     preflop_strength,
     required_equity,
@@ -113,6 +114,35 @@ def test_required_equity_and_vanishing_raise_bluffs():
     mid = np.array([0.6])
     assert (model.action_probabilities(mid, True, 2.0)["fold"][0]
             > model.action_probabilities(mid, True, 0.33)["fold"][0])
+
+
+def test_thresholds_follow_the_minimum_defence_frequency():
+    assert defence_factor(0.25) == 1.0 and defence_factor(1 / 3) == pytest.approx(0.75) and defence_factor(0.5) == 0.0
+    with pytest.raises(ValueError, match="required equity"):
+        defence_factor(0.6)
+    # facing a pot bet (r = 1/3, d = 0.75) the regular's continue threshold is 1 - 0.55 x 0.75 = 0.5875:
+    # there c = 1/2 and the raise-bluffs take 0.08 x (1 - 2/3) of the other half
+    model = ARCHETYPES["regular"]
+    at = np.array([1 - (1 - model.continue_at) * 0.75])
+    assert at[0] == pytest.approx(0.5875)
+    probs = model.action_probabilities(at, True, 1.0)
+    assert probs["fold"][0] == pytest.approx(0.5 - 0.5 * 0.08 / 3, abs=1e-12)
+    # at a half-pot bet the thresholds are the archetype's own (d = 1)
+    half = model.action_probabilities(np.array([model.continue_at]), True, 0.5)
+    assert half["fold"][0] == pytest.approx(0.5 - 0.5 * 0.08 * 0.5, abs=1e-12)
+
+
+def test_a_shove_is_called_by_few_hands():
+    # a 100bb shove over a 2.5bb open (about 18x the pot): every archetype continues with a few
+    # percent of the deck, the strongest pairs always, and the order of the archetypes holds
+    s = ARCHETYPES["regular"].strength()
+    share = {n: float((1 - m.action_probabilities(s, True, 18.0)["fold"]).mean()) for n, m in ARCHETYPES.items()}
+    assert all(0.02 < v < 0.07 for v in share.values()), share
+    assert share["calling_station"] > share["regular"] > share["nit"]
+    aa = COMBO_CLASS == parse_class("AA")
+    for m in ARCHETYPES.values():
+        assert np.all(1 - m.action_probabilities(s[aa], True, 18.0)["fold"] > 0.99)
+    assert np.all(ARCHETYPES["nit"].action_probabilities(s, True, 1e9)["fold"] > 1 - 1e-6)
 
 
 def test_archetypes_order_their_continuing_ranges():

@@ -6,7 +6,8 @@ villain check; river: hero check, villain bet 1"`` prints the villain's range su
 and effective combos, entropy, top classes, model), the EV of each action in bb and the
 recommendation, then the uncertainties kept apart: sampling or solve error, the same decision
 under the alternative villain models, and what the valuation abstracts away. ``--json`` prints
-the whole report.
+the whole report. ``--villain-stats PATH --villain NAME`` chooses the villain's archetype from its
+VPIP, PFR and aggression factor measured in hand-history files (:mod:`pokerlab.ranges.profile`).
 """
 
 from __future__ import annotations
@@ -35,13 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="postflop actions: 'flop: hero check, villain bet 0.5, hero call; turn: ...' "
                    "(sizes: fractions of the pot)")
     p.add_argument("--stack", type=float, default=100.0, help="starting stacks, bb (default %(default)s)")
-    p.add_argument("--model", default="regular", help="the villain's archetype (regular, nit, calling_station, maniac)")
+    p.add_argument("--model", default=None,
+                   help="the villain's archetype (regular, nit, calling_station, maniac; default regular)")
+    p.add_argument("--villain-stats", nargs="+", default=None, metavar="PATH",
+                   help="hand-history files or folders (any supported format): the villain's archetype is chosen "
+                   "from its measured VPIP, PFR and postflop aggression factor (instead of --model)")
+    p.add_argument("--villain", default=None, help="the villain's player name in the --villain-stats hands")
     p.add_argument("--villain-range", default=None, help="an explicit villain prior (notation) instead of the chart's")
     p.add_argument("--sizes", type=comma_separated(float, "pot fractions"), default=(0.5, 1.0),
                    help="hero bet/raise sizes as fractions of the pot (default 0.5,1)")
-    p.add_argument("--alternatives", type=comma_separated(str, "model names"),
-                   default=("nit", "calling_station", "maniac", "tight", "wide"),
-                   help="alternative villain models for the range-estimation uncertainty")
+    p.add_argument("--alternatives", type=comma_separated(str, "model names"), default=None,
+                   help="alternative villain models for the range-estimation uncertainty (default nit, "
+                   "calling_station, maniac, tight, wide; with --villain-stats the chosen archetype is replaced "
+                   "by regular)")
     p.add_argument("--priors", default=None, help="a priors JSON file (default: the bundled one)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled preflop boards")
     p.add_argument("--json", action="store_true", help="print the whole report as JSON")
@@ -49,14 +56,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pokerlab.ranges.decide import Situation, decide, format_report, parse_history
+    from pokerlab.ranges.decide import ALTERNATIVES, Situation, decide, format_report, parse_history
     from pokerlab.ranges.priors import RangePriors
 
     sit = Situation(hero=args.hero, hero_position=args.hero_position, villain_position=args.villain_position,
                     preflop=args.preflop, board=args.board, history=tuple(parse_history(args.history)),
                     stack_bb=args.stack, hero_sizes=tuple(args.sizes))
     priors = RangePriors.load(args.priors) if args.priors else None
-    report = decide(sit, model=args.model, villain_range=args.villain_range, priors=priors,
-                    alternatives=args.alternatives, seed=args.seed)
+    model, profile = args.model or "regular", None
+    alternatives = args.alternatives
+    if args.villain_stats is not None or args.villain is not None:
+        if args.villain_stats is None or args.villain is None:
+            raise ValueError("--villain-stats PATH and --villain NAME go together")
+        if args.model is not None:
+            raise ValueError("--model and --villain-stats both choose the villain's model; give one")
+        from pokerlab.ranges.profile import villain_profile
+
+        profile = villain_profile(args.villain_stats, args.villain)
+        model = profile["archetype"]
+        if alternatives is None:
+            alternatives = tuple("regular" if a == model else a for a in ALTERNATIVES)
+    report = decide(sit, model=model, villain_range=args.villain_range, priors=priors,
+                    alternatives=alternatives if alternatives is not None else ALTERNATIVES, seed=args.seed)
+    if profile is not None:
+        report["villain_profile"] = profile
     print(json.dumps(report, indent=1, sort_keys=True) if args.json else format_report(report))
     return 0

@@ -607,6 +607,15 @@ def format_report(report: dict[str, Any]) -> str:
              f"{v['effective_combos']:g} effective, {v['entropy_bits']:g} bits; top: "
              + ", ".join(f"{k} {100 * p:.1f}%" for k, p in v["top_classes"].items()),
              f"valued by: {report['method']['kind']}"]
+    prof = report.get("villain_profile")
+    if prof:
+        lines.insert(3, f"villain model from {prof['hands']} hands of {prof['player']}: VPIP {prof['vpip_pct']:.1f}% "
+                        f"[{100 * prof['vpip']['lower']:.1f}, {100 * prof['vpip']['upper']:.1f}], PFR "
+                        f"{prof['pfr_pct']:.1f}% [{100 * prof['pfr']['lower']:.1f}, {100 * prof['pfr']['upper']:.1f}], "
+                        f"AF {prof['aggression_factor']:.2f} ({prof['postflop_bets_raises']} bets/raises, "
+                        f"{prof['postflop_calls']} calls) -> {prof['archetype']}"
+                        + ("" if prof["stable"] else " (the intervals' ends choose "
+                           + " / ".join(prof["archetype_at_interval_ends"].values()) + ": unstable)"))
     for action, ev in sorted(report["ev_bb"].items(), key=lambda kv: -kv[1]):
         mark = "  <- recommended" if action == report["recommendation"] else ""
         lines.append(f"  {action:<16} {ev:+9.3f} bb{mark}")

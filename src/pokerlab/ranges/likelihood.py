@@ -21,18 +21,33 @@ for every one of the 1,326 combos at once (:func:`update_range_for_action`). The
     (the weakest hands bluff); ``P(check) = 1 - P(bet)``.
 
     Facing a bet of ``f`` x the pot, the required equity is ``r = f / (1 + 2f)`` (0.25 for a
-    half-pot bet, 1/3 for a pot bet, 0.5 in the limit). Both thresholds move by
-    ``shift = clip(r - 0.25, -0.25, 0.25)``:
-    ``c = sigmoid((s - continue_at - shift) / width)`` continues, ``v = sigmoid((s - raise_at - shift) / width)``
-    raises for value, and ``b = bluff_raise * max(0, 1 - 2r) * (1 - c)`` raise-bluffs from the
-    hands that would otherwise fold, vanishing as ``r`` nears 0.5. Then
-    ``P(raise) = v + b``, ``P(call) = c - v``, ``P(fold) = 1 - c - b``.
+    half-pot bet, 1/3 for a pot bet, 0.5 in the limit). The thresholds move with it through the
+    pot odds' minimum defence frequency ``m(r) = (1 - 2r) / (1 - r)`` (that is ``1 / (1 + f)``:
+    the share of its range a player must continue with so that a bluff of that size does not
+    profit at once). With the defence factor ``d = m(r) / m(0.25)`` (1 at a half-pot bet, 0.75 at
+    a pot bet, 0.07 for a 20x-pot shove, 0 in the limit) each threshold ``t`` (``continue_at``,
+    ``raise_at``) becomes ``t(r) = 1 - (1 - t) * d``, bounded to [0, 1], and the logistic scale
+    ``width * min(1, d)``: the share of hands above a threshold keeps the proportion to the
+    minimum defence frequency it has at a half-pot bet, and a small continuing share keeps a
+    sharp edge. ``c = sigmoid((s - continue_at(r)) / width(r))`` continues,
+    ``v = sigmoid((s - raise_at(r)) / width(r))`` raises for value, and
+    ``b = bluff_raise * max(0, 1 - 2r) * (1 - c)`` raise-bluffs from the hands that would
+    otherwise fold, vanishing as ``r`` nears 0.5. Then ``P(raise) = v + b``, ``P(call) = c - v``,
+    ``P(fold) = 1 - c - b``.
+
+    The reference form moved both thresholds by ``r - 0.25`` (bounded): since ``r < 0.5`` that
+    shift never exceeds 0.25, so facing a 100bb shove over a 2.5bb open the ``regular`` model
+    still continued with its top ~31% of hands (and 66% of a button opening range). The bound
+    was never the cause; an additive shift on a strength percentile cannot shrink a range the
+    way pot odds of 20:1 do. Against bets up to about a pot the two forms differ by at most
+    about five percentiles (identical at a half-pot bet).
 
     The four archetypes (:data:`ARCHETYPES`: ``regular``, ``nit``, ``calling_station``,
     ``maniac``) are illustrative parameter sets, **not fitted to data**. Where a player's
     VPIP, PFR and aggression factor have been measured, :func:`archetype_from_stats` picks the
     archetype whose reference profile is nearest (each statistic scaled by its spread across the
     profiles); that is a choice among four illustrations, not an estimate.
+    :func:`pokerlab.ranges.profile.villain_profile` measures the statistics from hand files.
 
 ``StrategyLikelihood``
     An explicit per-combo policy: ``P(action | combo)`` read from a preflop chart node
@@ -64,6 +79,7 @@ __all__ = [
     "StrategyLikelihood",
     "archetype_from_stats",
     "canonical_action",
+    "defence_factor",
     "postflop_strength",
     "preflop_strength",
     "required_equity",
@@ -80,6 +96,15 @@ def required_equity(size_pot_fraction: float) -> float:
     if not math.isfinite(f) or f < 0:
         raise ValueError(f"size_pot_fraction: expected a bet size >= 0 as a fraction of the pot, got {size_pot_fraction!r}")
     return f / (1.0 + 2.0 * f)
+
+
+def defence_factor(required: float) -> float:
+    """The minimum defence frequency ``(1 - 2r) / (1 - r)`` at required equity ``r``, relative to
+    its value at a half-pot bet (r = 0.25): 1 there, 0.75 for a pot bet, 0 as ``r`` nears 0.5."""
+    r = float(required)
+    if not 0.0 <= r <= 0.5:
+        raise ValueError(f"required equity: expected a value in [0, 0.5], got {required!r}")
+    return 1.5 * (1.0 - 2.0 * r) / (1.0 - r)
 
 
 def canonical_action(action: str, facing_bet: bool) -> str:
@@ -158,8 +183,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 class BehaviorModel:
     """Logistic thresholds on hand strength (see the module docstring). Illustrative parameters.
 
-    Thresholds are strength percentiles in [0, 1]: ``continue_at`` (call or raise facing a
-    quarter-pot-odds bet), ``raise_at`` (raise for value), ``bet_at`` (bet for value when
+    Thresholds are strength percentiles in [0, 1]: ``continue_at`` (call or raise facing a half-pot
+    bet, required equity 0.25), ``raise_at`` (raise for value), ``bet_at`` (bet for value when
     checked to), ``bluff_below`` (the hands that bluff), ``width`` (logistic scale),
     ``bluff_bet`` and ``bluff_raise`` (the bluffing share of those hands).
     """
@@ -209,9 +234,16 @@ class BehaviorModel:
         s = np.asarray(strength, dtype=np.float64)
         if facing_bet:
             r = required_equity(size_pot_fraction)
-            shift = min(max(r - 0.25, -0.25), 0.25)
-            cont = _sigmoid((s - self.continue_at - shift) / self.width)
-            value = np.minimum(_sigmoid((s - self.raise_at - shift) / self.width), cont)
+            d = defence_factor(r)
+            width = self.width * min(1.0, d)
+            cont_at = min(max(1.0 - (1.0 - self.continue_at) * d, 0.0), 1.0)
+            raise_at = min(max(1.0 - (1.0 - self.raise_at) * d, 0.0), 1.0)
+            if width <= 0:  # an infinite bet: nothing continues (the limit of the logistic)
+                cont = np.zeros_like(s)
+                value = np.zeros_like(s)
+            else:
+                cont = _sigmoid((s - cont_at) / width)
+                value = np.minimum(_sigmoid((s - raise_at) / width), cont)
             bluff = self.bluff_raise * max(0.0, 1.0 - 2.0 * r) * (1.0 - cont)
             return {"fold": 1.0 - cont - bluff, "call": cont - value, "raise": value + bluff}
         value = _sigmoid((s - self.bet_at) / self.width)

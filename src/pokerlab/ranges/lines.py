@@ -12,7 +12,7 @@ The line of a seat is what its **last** voluntary action says about its range:
 ``unopened``   the seat has not acted yet (its range is every hand it was dealt)
 ``open``       it made the first raise (also a raise over the SB's limp)
 ``limp``       it (the SB) completed an unopened pot
-``check_option`` it (the BB) checked its option after a limp or folds
+``check_option`` it (the BB, or a seat that posted a live big blind) checked its option after limps or folds
 ``call_open``  it called the first raise
 ``3bet``       it made the second raise; ``call_3bet`` it called it
 ``4bet``       the third raise; ``call_4bet`` it called it
@@ -83,11 +83,18 @@ def replay_actors(actions: str | Iterable[str], seats: int = 6) -> list[int]:
     return actors
 
 
-def classify_preflop_line(actions: str | Iterable[str], seat: int | str, seats: int = 6) -> str:
+def classify_preflop_line(actions: str | Iterable[str], seat: int | str, seats: int = 6,
+                          posted: Iterable[int | str] = ()) -> str:
     """The line (see the module docstring) of ``seat`` (index in preflop order or position name)
-    after the preflop ``actions`` at a ``seats``-handed table."""
+    after the preflop ``actions`` at a ``seats``-handed table.
+
+    ``posted``: seats besides the big blind that posted a live big blind before the cards (a
+    player joining the table, in real hand histories). Like the big blind, such a seat's ``C``
+    in an unopened pot is a check of its option (``check_option``), not a limp: the letters
+    alone cannot tell the two apart."""
     text = _letters(actions)
     who = _seat_index(seat, seats)
+    option = {seats - 1} | {_seat_index(s, seats) for s in posted}
     actors = replay_actors(text, seats)
     raises = 0
     line = "unopened"
@@ -98,7 +105,7 @@ def classify_preflop_line(actions: str | Iterable[str], seat: int | str, seats: 
             if letter in "RSA":
                 line = _RAISE_LINES.get(raises + 1, "5bet")
             elif raises == 0:
-                line = "check_option" if who == seats - 1 else "limp"
+                line = "check_option" if who in option else "limp"
             else:
                 line = _CALL_LINES.get(raises, "call_5bet")
         if letter in "RSA":
