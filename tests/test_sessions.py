@@ -261,3 +261,20 @@ def test_cli_add_from_a_proposal_and_report(tmp_path, equity_table, capsys):
     assert main(["sessions", "report", "--data", str(data), "--html", str(html)]) == 0
     assert "SESSIONS_DATA" in html.read_text()
     assert tuple(read_ledger(data).path.read_text().splitlines()[0].split(",")) == FIELDS
+
+
+def test_population_card_against_the_model():
+    from pokerlab.sessions.cards import population_card
+
+    def row(player, seat, action, freq):
+        return {"player": player, "seat": seat, "action": action, "solver_freq": freq}
+
+    rows = ([row("V1", "SB", "shove", 0.5)] * 30 + [row("V2", "SB", "fold", 0.5)] * 10  # pool 75% vs 50%
+            + [row("V1", "BB", "call", 1.0)] * 3 + [row("V2", "BB", "fold", 1.0)]  # a pure model: the pool's own spread
+            + [row("Hero", "SB", "fold", 0.5)] * 50)  # hero is not the pool
+    sb, bb = population_card(rows, "Hero")["rows"]
+    assert (sb["decisions"], sb["pool"], sb["model"]) == (40, 0.75, 0.5)
+    assert sb["se"] == pytest.approx(0.5 * 40 ** 0.5 / 40, abs=1e-4) and sb["z"] == pytest.approx(3.16, abs=0.01) and sb["flag"]
+    assert (bb["decisions"], bb["pool"], bb["model"]) == (4, 0.75, 1.0)
+    assert bb["se"] == pytest.approx((4 * 0.75 * 0.25) ** 0.5 / 4, abs=1e-4) and bb["z"] == pytest.approx(-1.15, abs=0.01)
+    assert not bb["flag"]

@@ -17,8 +17,9 @@ Luck check
 Population
     every other player's push/fold decisions across the exports, per seat: how often the
     pool shoved (small blind) or called (big blind) against the solver's frequency for the
-    classes it held, with the standard error a pool playing the solver would show and the
-    z-score (flagged at ``|z| >= 2``). Only decisions whose hole cards the export shows can be
+    classes it held, with the standard error a pool playing the solver would show (at least the
+    observed frequency's binomial error, as the solver is mostly pure) and the z-score
+    (flagged at ``|z| >= 2``). Only decisions whose hole cards the export shows can be
     compared; where cards are shown only at showdowns the sample leans to hands that went
     to one.
 """
@@ -70,7 +71,9 @@ def population_card(rows: list[dict], hero: str) -> dict:
         pool = sum(r["action"] == aggressive for r in rs) / n
         q = [r["solver_freq"] for r in rs]
         chart = sum(q) / n
-        se = math.sqrt(sum(x * (1 - x) for x in q)) / n
+        # the spread a pool playing the model would show; where the model is (nearly) pure, at
+        # least the observed binomial spread, so a pure model does not give an infinite z
+        se = math.sqrt(max(sum(x * (1 - x) for x in q), n * pool * (1 - pool))) / n
         z = (pool - chart) / se if se > 0 else None
         out.append({"seat": seat, "action": aggressive, "decisions": n, "pool": round(pool, 4), "model": round(chart, 4),
                     "se": round(se, 4), "z": None if z is None else round(z, 2), "flag": bool(z is not None and abs(z) >= 2)})

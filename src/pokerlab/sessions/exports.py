@@ -95,7 +95,7 @@ def save_export(data_dir, name: str, data: bytes) -> Path:
     from pokerlab.io import write_bytes_atomic
     from pokerlab.sessions.ledger import ensure_data_dir
 
-    name = Path(str(name)).name
+    name = str(name)
     if not NAME_RE.match(name) or Path(name).suffix.lower() not in SUFFIXES:
         raise ValueError(f"export name {name!r}: expected letters, digits, '_', '.', '-' and a suffix {', '.join(SUFFIXES)}")
     text = data.decode("utf-8-sig", errors="replace")
