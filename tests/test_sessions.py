@@ -278,3 +278,26 @@ def test_population_card_against_the_model():
     assert (bb["decisions"], bb["pool"], bb["model"]) == (4, 0.75, 1.0)
     assert bb["se"] == pytest.approx((4 * 0.75 * 0.25) ** 0.5 / 4, abs=1e-4) and bb["z"] == pytest.approx(-1.15, abs=0.01)
     assert not bb["flag"]
+
+
+SHARED = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "hands" / "pokerstars-nl2-9max"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_shared_pokerstars_exports_cluster_into_five_sessions(tmp_path):
+    """The shared PokerStars set (linked, never copied): five days of play by Hero."""
+    from pokerlab.sessions.exports import Settings, scan
+
+    data = tmp_path / "data"
+    (data / "exports").mkdir(parents=True)
+    for f in sorted(SHARED.glob("*.txt")):
+        (data / "exports" / f.name).symlink_to(f)
+    summaries = scan(data, Settings.load(data), grade=False)
+    hands, untimed = hero_hands(summaries, "Hero", 1.0)
+    assert untimed == 0 and len(hands) == sum(s["imported"] for s in summaries)
+    got = cluster(hands, 30)
+    assert [(p["start"][:10], p["hands"]) for p in got] == [
+        ("2020-04-16", 80), ("2020-04-17", 267), ("2020-04-19", 189), ("2020-04-21", 425), ("2020-04-22", 419)]
+    assert [p["hh_net"] for p in got] == pytest.approx([0.03, 7.0, -1.85, 0.52, -1.65], abs=1e-9)
+    assert {p["stakes"] for p in got} == {"$0.01/$0.02"}
+    assert got[0]["start"] == "2020-04-16T13:54:11"  # the header's clock, as the site wrote it

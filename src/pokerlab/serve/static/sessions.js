@@ -40,25 +40,25 @@
     const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
     const x = i => L + (pts.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (pts.length - 1));
     const y = v => T + (hi - v) * (H - T - B) / (hi - lo);
-    const NS = 'http://www.w3.org/2000/svg';
-    const s = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v)); if (text != null) e.textContent = text; return e; };
-    const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': 'bankroll after each session'});
+    // markup parsed by the HTML parser, which puts <svg> in the SVG namespace by itself
+    const esc = t => String(t).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
+    const s = (tag, attrs, text) => `<${tag} ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}>${text == null ? '' : text}</${tag}>`;
+    const parts = [];
     for (let k = 0; k <= 4; k++) {
       const v = lo + (hi - lo) * k / 4;
-      svg.append(s('line', {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e4e7ea'}));
-      svg.append(s('text', {x: L - 6, y: y(v) + 4, 'text-anchor': 'end'}, money(v)));
+      parts.push(s('line', {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e4e7ea'}));
+      parts.push(s('text', {x: L - 6, y: y(v) + 4, 'text-anchor': 'end'}, esc(money(v))));
     }
-    svg.append(s('polyline', {class: 'line', points: pts.map((p, i) => `${x(i)},${y(p.bankroll)}`).join(' ')}));
+    parts.push(s('polyline', {class: 'line', points: pts.map((p, i) => `${x(i)},${y(p.bankroll)}`).join(' ')}));
     pts.forEach((p, i) => {
-      const c = s('circle', {class: 'pt', cx: x(i), cy: y(p.bankroll), r: 4.5, 'data-id': p.id == null ? 'start' : p.id,
-                             'data-bankroll': p.bankroll});
-      c.append(s('title', {}, `${p.id == null ? 'start' : 'session ' + p.id}: ${money(p.bankroll)} (${p.end.replace('T', ' ')})`));
-      svg.append(c);
+      const title = `${p.id == null ? 'start' : 'session ' + p.id}: ${money(p.bankroll)} (${p.end.replace('T', ' ')})`;
+      parts.push(s('circle', {class: 'pt', cx: x(i), cy: y(p.bankroll), r: 4.5, 'data-id': p.id == null ? 'start' : p.id,
+                              'data-bankroll': p.bankroll}, s('title', {}, esc(title))));
       if (pts.length <= 14 || i % Math.ceil(pts.length / 14) === 0) {
-        svg.append(s('text', {x: x(i), y: H - B + 16, 'text-anchor': 'middle'}, p.id == null ? 'start' : `#${p.id} ${p.end.slice(5, 10)}`));
+        parts.push(s('text', {x: x(i), y: H - B + 16, 'text-anchor': 'middle'}, esc(p.id == null ? 'start' : `#${p.id} ${p.end.slice(5, 10)}`)));
       }
     });
-    box.replaceChildren(svg);
+    box.innerHTML = s('svg', {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': 'bankroll after each session'}, parts.join(''));
   }
 
   function table() {
