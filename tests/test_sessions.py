@@ -81,6 +81,10 @@ def test_add_and_read_round_trip(tmp_path):
     assert ledger.sessions[0].notes == 'comma, and "quotes"' and ledger.sessions[1].balance_end == 12.0
     assert (data / ".gitignore").read_text().splitlines()[-1] == "*"  # the data folder ignores itself
     assert not [p for p in data.iterdir() if p.name.endswith(".tmp")]
+    path = data / "sessions.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))  # saved by a spreadsheet
+    again = read_ledger(data)
+    assert not again.problems and [s.as_json() for s in again.sessions] == [s.as_json() for s in ledger.sessions]
 
 
 def test_malformed_rows_are_reported_with_their_line_and_block_writes(tmp_path):

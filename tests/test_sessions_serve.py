@@ -43,6 +43,7 @@ def test_read_and_log_a_session(served):
     assert client.post("/api/v1/sessions", json=body, headers={"Origin": "http://evil.example"}).status_code == 403
     other = TestClient(client.app, base_url="http://rebound.example:8765")  # DNS rebinding: a foreign Host
     assert other.post("/api/v1/sessions", json=body).status_code == 403
+    assert other.get("/api/v1/sessions").status_code == 403 and other.get("/sessions").status_code == 403
     assert len(read_ledger(data).sessions) == 1
 
     (data / "sessions.csv").write_text((data / "sessions.csv").read_text() + "2,broken\n")
@@ -75,3 +76,10 @@ def test_without_sessions_the_api_has_no_writes(tmp_path):
     client = TestClient(create_app(tmp_path), base_url=LOCAL)
     assert client.post("/api/v1/sessions", json={}).status_code in (404, 405)
     assert client.get("/sessions").status_code == 404
+
+
+def test_sessions_are_served_on_loopback_only(tmp_path, capsys):
+    from pokerlab.cli import main
+
+    assert main(["serve", str(tmp_path), "--sessions", str(tmp_path / "d"), "--host", "0.0.0.0", "--allow-public"]) == 2
+    assert "--sessions" in capsys.readouterr().err

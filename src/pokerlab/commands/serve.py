@@ -29,9 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokerlab.serve.app import check_bind_address, create_app
+    from pokerlab.serve.app import check_bind_address, create_app, is_loopback
 
     check_bind_address(args.host, args.allow_public)
+    if args.sessions and not is_loopback(args.host):
+        raise ValueError(f"--sessions: the sessions dashboard is personal data and binds a loopback address only, not {args.host!r}")
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: expected 0..65535")
     import uvicorn

@@ -284,7 +284,7 @@ def read_ledger(data_dir: str | os.PathLike) -> Ledger:
     path = ledger_path(data_dir)
     if not path.exists():
         return Ledger(path)
-    return parse_ledger_text(path.read_bytes().decode("utf-8", errors="replace"), path)
+    return parse_ledger_text(path.read_bytes().decode("utf-8-sig", errors="replace"), path)  # a spreadsheet's BOM
 
 
 def ledger_bytes(sessions: list[Session]) -> bytes:

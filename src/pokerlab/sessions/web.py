@@ -6,8 +6,9 @@ grading: a page load never solves). Writes, only here and only with ``--sessions
 ``POST /api/v1/sessions/exports?name=FILE`` (a dropped export: the raw bytes; it is saved
 under ``DATA_DIR/exports/``, imported and graded once, in the request).
 
-Writes are refused unless they come from the page itself: the ``Host`` must be a loopback
-name, an ``Origin`` (when sent) must be the server's own, a logged session must be sent as
+Every sessions route answers a loopback ``Host`` only (personal data; a DNS-rebound name is
+refused). Writes are refused unless they come from the page itself: an ``Origin`` (when sent)
+must be the server's own, a logged session must be sent as
 ``application/json`` and an export with the ``X-Pokerlab-Upload`` header, so a web page on
 another origin cannot make the browser write (those requests need a preflight this server
 never grants). Errors: ``{"error": {"status", "message", "asked"}}``; a bad field is a 400
@@ -52,19 +53,32 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         return JSONResponse({"error": {"status": status, "message": message, "asked": {"path": request.url.path}}},
                             status_code=status)
 
-    def refused(request: Request) -> JSONResponse | None:
+    def foreign_host(request: Request) -> JSONResponse | None:
         host = request.headers.get("host", "")
-        if _host_name(host) not in LOOPBACK_NAMES:
-            return error(403, f"writes are accepted from a loopback host only (Host: {host!r})", request)
+        if _host_name(host) not in LOOPBACK_NAMES:  # also shuts out a DNS-rebound name
+            return error(403, f"the sessions dashboard answers a loopback host only (Host: {host!r})", request)
+        return None
+
+    def refused(request: Request) -> JSONResponse | None:
+        bad = foreign_host(request)
+        if bad:
+            return bad
+        host = request.headers.get("host", "")
         origin = request.headers.get("origin")
         if origin is not None and origin != f"{request.url.scheme}://{host}":
             return error(403, f"writes are accepted from this server's own page only (Origin: {origin!r})", request)
         return None
 
     def page(request: Request) -> Response:
+        bad = foreign_host(request)
+        if bad:
+            return bad
         return FileResponse(static_dir / "sessions.html", headers={"Cache-Control": "no-cache"})
 
     def data(request: Request) -> Response:
+        bad = foreign_host(request)
+        if bad:
+            return bad
         return Response(compact_json_bytes(dashboard(data_dir, results_dir, grade=False)), media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
