@@ -6,7 +6,7 @@ import multiprocessing
 from datetime import datetime
 
 import pytest
-from sessions_fixtures import CHIP_VALUE, make_data_dir, timed_hands, write_equity_table
+from sessions_fixtures import CHIP_VALUE, make_data_dir, write_equity_table
 
 from pokerlab import cards
 from pokerlab.cli import main

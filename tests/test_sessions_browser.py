@@ -91,6 +91,16 @@ def test_dashboard_in_a_real_browser(browser, served_sessions, tmp_path):  # noq
     wait.until(lambda d: ready(d) and "Added friday.phhs" in d.find_element(By.ID, "status").text)
     assert "friday.phhs" in [e.get_attribute("data-export") for e in css("#exports li")]
     assert any("12 hands" in o.text for o in Select(browser.find_element(By.ID, "proposal")).options)
+    # and one dropped on the drop zone (a drop event carrying the file, as the browser makes it)
+    write_phhs(timed_hands(eq, 8, 22, datetime(2026, 3, 6, 18, 0)), tmp_path / "saturday.phhs")
+    browser.execute_script("""
+        const dt = new DataTransfer();
+        dt.items.add(new File([arguments[0]], 'saturday.phhs'));
+        document.getElementById('drop').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+    """, (tmp_path / "saturday.phhs").read_text())
+    wait.until(lambda d: ready(d) and "Added saturday.phhs: 8 of 8 hands imported, graded" in d.find_element(By.ID, "status").text)
+    assert (data / "exports" / "saturday.phhs").read_bytes() == (tmp_path / "saturday.phhs").read_bytes()
+    assert any("8 hands" in o.text for o in Select(browser.find_element(By.ID, "proposal")).options)
     browser.execute_script("document.getElementById('log-panel').scrollIntoView()")
     shot("4-after-export")
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
