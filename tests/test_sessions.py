@@ -305,3 +305,19 @@ def test_shared_pokerstars_exports_cluster_into_five_sessions(tmp_path):
     assert [p["hh_net"] for p in got] == pytest.approx([0.03, 7.0, -1.85, 0.52, -1.65], abs=1e-9)
     assert {p["stakes"] for p in got} == {"$0.01/$0.02"}
     assert got[0]["start"] == "2020-04-16T13:54:11"  # the header's clock, as the site wrote it
+
+
+def test_cli_grade_needs_the_equity_table_and_grades_once(tmp_path, equity_table, capsys):
+    eq = equity_table.win + equity_table.tie / 2
+    results = tmp_path / "results"
+    data = make_data_dir(tmp_path, eq)
+    assert main(["sessions", "grade", "--data", str(data), "--results", str(results)]) == 2
+    assert "equity_169.npz: file not found" in capsys.readouterr().err
+    write_equity_table(equity_table, results / "equity" / "equity_169.npz")
+    assert main(["sessions", "grade", "--data", str(data), "--results", str(results)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == ["table1.phhs", "table2.phhs"]
+    assert out[0].startswith("table1.phhs: 50/50 hands imported, ") and "push/fold decisions graded" in out[0]
+    first = {p.name: p.read_bytes() for p in (data / "cache").iterdir()}
+    assert main(["sessions", "grade", "--data", str(data), "--results", str(results)]) == 0
+    assert {p.name: p.read_bytes() for p in (data / "cache").iterdir()} == first and len(first) == 2
