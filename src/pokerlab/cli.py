@@ -14,7 +14,7 @@ import sys
 from pokerlab import __version__
 
 COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold", "decide", "serve",
-            "hands")
+            "hands", "sessions")
 
 
 def build_parser() -> argparse.ArgumentParser:

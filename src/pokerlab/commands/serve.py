@@ -23,18 +23,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8765, help="port (default %(default)s; 0 = any free port)")
     p.add_argument("--allow-public", action="store_true",
                    help="allow a --host that is not a loopback address (the API has no authentication)")
+    p.add_argument("--sessions", metavar="DATA_DIR",
+                   help="also serve the sessions dashboard of this data folder at /sessions (adds its write endpoints)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokerlab.serve.app import check_bind_address, create_app
+    from pokerlab.serve.app import check_bind_address, create_app, is_loopback
 
     check_bind_address(args.host, args.allow_public)
+    if args.sessions and not is_loopback(args.host):
+        raise ValueError(f"--sessions: the sessions dashboard is personal data and binds a loopback address only, not {args.host!r}")
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: expected 0..65535")
     import uvicorn
 
-    app = create_app(args.results_dir)
+    app = create_app(args.results_dir, args.sessions)
     catalogue = app.state.catalogue
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
@@ -44,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         host, port = sockets[0].getsockname()[:2]
         url_host = f"[{host}]" if ":" in host else host
         print(f"pokerlab serve: {len(catalogue.charts)} chart set(s), {len(catalogue.packs)} pack(s) from "
-              f"{catalogue.root} at http://{url_host}:{port}/", flush=True)
+              f"{catalogue.root} at http://{url_host}:{port}/"
+              + (f" ; sessions of {args.sessions} at http://{url_host}:{port}/sessions" if args.sessions else ""), flush=True)
 
     original_startup = server.startup
 

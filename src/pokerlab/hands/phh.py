@@ -123,17 +123,31 @@ def from_pokerkit(hh, *, site: str, source_format: str, source: str, line: int, 
                 stakes=stakes or f"{_num(blinds_pk[0]):g}/{bb:g}", bb_chips=bb, tournament=tournament,
                 players=[names[k] for k in order], seats=seat_numbers, stacks=stacks, antes=antes, blinds=blinds,
                 hole=hole, board=board, actions=acts, results=[round(r, 6) for r in results],
-                rake=round(rake_chips / bb, 6), showdown=showdown, table=str(hh.table or ""))
+                rake=round(rake_chips / bb, 6), showdown=showdown, table=str(hh.table or ""), time=phh_time(hh))
+
+
+def phh_time(hh) -> str:
+    """The hand's ``YYYY-MM-DDTHH:MM:SS`` from PHH's ``year``/``month``/``day``/``time`` ("" when absent)."""
+    if not (hh.year and hh.month and hh.day):
+        return ""
+    clock = hh.time.strftime("%H:%M:%S") if hh.time is not None else "00:00:00"
+    return f"{int(hh.year):04d}-{int(hh.month):02d}-{int(hh.day):02d}T{clock}"
 
 
 def to_pokerkit(hand: Hand, chips_per_bb: int = 100):
     """A :class:`Hand` as a pokerkit ``HandHistory`` (integer chips, ``chips_per_bb`` to the bb),
     pokerkit's player order. Unknown hole cards are written as ``????``. The finishing stacks
     are written from the hand's results (pokerkit's own showdown is not consulted)."""
+    from datetime import datetime
+
     from pokerkit import HandHistory
 
     n = hand.n
     order = [preflop_index(k, n) for k in range(n)]  # pokerkit index -> preflop index
+    when = {}
+    if hand.time:  # written as PHH's year, month, day and time
+        t = datetime.fromisoformat(hand.time)
+        when = {"year": t.year, "month": t.month, "day": t.day, "time": t.time()}
 
     def chips(x: float) -> int:
         return int(round(x * chips_per_bb))
@@ -162,7 +176,7 @@ def to_pokerkit(hand: Hand, chips_per_bb: int = 100):
                        starting_stacks=[chips(hand.stacks[p]) for p in order], actions=actions,
                        finishing_stacks=[chips(hand.stacks[p] + hand.results[p]) for p in order],
                        players=[hand.players[p] for p in order], hand=hand.hand_id if str(hand.hand_id).isdigit() else None,
-                       seats=[hand.seats[p] for p in order] if any(hand.seats) else None)
+                       seats=[hand.seats[p] for p in order] if any(hand.seats) else None, **when)
 
 
 def read_phh_text(text: str, source: str = "") -> tuple[list[Hand], int, list[dict]]:

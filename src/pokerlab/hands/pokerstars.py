@@ -27,6 +27,7 @@ _COLLECT = re.compile(r"^(.+?) collected [$€£]?([\d.]+) from (?:side |main )?
 _CASHOUT = re.compile(r"^(.+?) cashed out the hand for [$€£]?([\d.]+)")
 _POST = re.compile(r"^(.+?): posts (small blind|big blind|small & big blinds) [$€£]?([\d.]+)")
 _RAKE = re.compile(r"Rake [$€£]?([\d.]+)")
+_TIME = re.compile(r" - (\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})")
 
 
 def split_hands(text: str) -> list[tuple[int, str, str]]:
@@ -124,6 +125,10 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     put_in = refund_uncalled(total, live, hand.antes)
     collected = [got[pokerkit_index(p, n)] / bb_amt for p in range(n)]
     hand.results = [round(collected[p] - put_in[p], 6) for p in range(n)]
+    t = _TIME.search(header)  # the first clock of the header (the site's own time zone)
+    if t:
+        y, mo, d, h, mi, sec = map(int, t.groups())
+        hand.time = f"{y:04d}-{mo:02d}-{d:02d}T{h:02d}:{mi:02d}:{sec:02d}"
     balance = sum(hand.results) + hand.rake
     if abs(balance) > 1e-6:
         hand.notes.append(("cashed out: " if cashed else "") + f"results + rake = {balance:+.4f}bb")

@@ -354,8 +354,10 @@ def _openapi() -> dict[str, Any]:
     }
 
 
-def create_app(results_dir: str | os.PathLike) -> Starlette:
-    """The Starlette application serving ``results_dir`` (read-only; GET and HEAD only)."""
+def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike | None = None) -> Starlette:
+    """The Starlette application serving ``results_dir`` (read-only; GET and HEAD only). With
+    ``sessions_dir``, the sessions dashboard and its few write endpoints are added
+    (:mod:`pokerlab.sessions.web`); nothing else changes."""
     catalogue = Catalogue(results_dir)
 
     def error(status: int, message: str, asked: dict[str, Any]) -> JSONResponse:
@@ -424,6 +426,10 @@ def create_app(results_dir: str | os.PathLike) -> Starlette:
         Route("/", index),
         Mount("/app", StaticFiles(directory=STATIC_DIR), name="app"),
     ]
+    if sessions_dir is not None:
+        from pokerlab.sessions.web import sessions_routes
+
+        routes[-1:-1] = sessions_routes(sessions_dir, results_dir, STATIC_DIR)
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
                                                                 ValueError: bad_data})
     app.state.catalogue = catalogue

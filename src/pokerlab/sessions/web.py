@@ -1,0 +1,128 @@
+"""The sessions dashboard's routes in ``pokerlab serve --sessions DATA_DIR``.
+
+Reads: ``GET /sessions`` (the page) and ``GET /api/v1/sessions`` (:func:`dashboard`, never
+grading: a page load never solves). Writes, only here and only with ``--sessions``:
+``POST /api/v1/sessions`` (log a session: a JSON object of ledger fields) and
+``POST /api/v1/sessions/exports?name=FILE`` (a dropped export: the raw bytes; it is saved
+under ``DATA_DIR/exports/``, imported and graded once, in the request).
+
+Every sessions route answers a loopback ``Host`` only (personal data; a DNS-rebound name is
+refused). Writes are refused unless they come from the page itself: an ``Origin`` (when sent)
+must be the server's own, a logged session must be sent as
+``application/json`` and an export with the ``X-Pokerlab-Upload`` header, so a web page on
+another origin cannot make the browser write (those requests need a preflight this server
+never grants). Errors: ``{"error": {"status", "message", "asked"}}``; a bad field is a 400
+naming it, a ledger holding a malformed row a 409 naming its line.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from pokerlab.io import compact_json_bytes
+
+MAX_UPLOAD = 64 << 20
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def _host_name(host: str) -> str:
+    if host.startswith("["):
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike, static_dir: Path) -> list[Route]:
+    from pokerlab.sessions.dashboard import dashboard
+    from pokerlab.sessions.exports import Settings, save_export, scan
+    from pokerlab.sessions.ledger import LedgerError, add_session, ensure_data_dir
+
+    data_dir = Path(data_dir)
+    ensure_data_dir(data_dir)
+    settings = Settings.load(data_dir, results_dir)  # a bad settings file stops the server at start-up
+    if Path(settings.equity_table).is_file():
+        scan(data_dir, settings, grade=True)  # warm the grades once at start-up
+    grading = threading.Lock()
+
+    def error(status: int, message: str, request: Request) -> JSONResponse:
+        return JSONResponse({"error": {"status": status, "message": message, "asked": {"path": request.url.path}}},
+                            status_code=status)
+
+    def foreign_host(request: Request) -> JSONResponse | None:
+        host = request.headers.get("host", "")
+        if _host_name(host) not in LOOPBACK_NAMES:  # also shuts out a DNS-rebound name
+            return error(403, f"the sessions dashboard answers a loopback host only (Host: {host!r})", request)
+        return None
+
+    def refused(request: Request) -> JSONResponse | None:
+        bad = foreign_host(request)
+        if bad:
+            return bad
+        host = request.headers.get("host", "")
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{host}":
+            return error(403, f"writes are accepted from this server's own page only (Origin: {origin!r})", request)
+        return None
+
+    def page(request: Request) -> Response:
+        bad = foreign_host(request)
+        if bad:
+            return bad
+        return FileResponse(static_dir / "sessions.html", headers={"Cache-Control": "no-cache"})
+
+    def data(request: Request) -> Response:
+        bad = foreign_host(request)
+        if bad:
+            return bad
+        return Response(compact_json_bytes(dashboard(data_dir, results_dir, grade=False)), media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def log_session(request: Request) -> Response:
+        bad = refused(request)
+        if bad:
+            return bad
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return error(415, "send the session as application/json", request)
+        try:
+            body = await request.json()
+        except ValueError:
+            return error(400, "the body is not JSON", request)
+        if not isinstance(body, dict):
+            return error(400, "expected a JSON object of ledger fields", request)
+        try:
+            s = add_session(data_dir, {k: v for k, v in body.items() if v is not None and v != ""})
+        except LedgerError as exc:
+            return error(409, str(exc), request)
+        except ValueError as exc:
+            return error(400, str(exc), request)
+        return JSONResponse({"logged": s.as_json()}, status_code=201)
+
+    async def upload(request: Request) -> Response:
+        bad = refused(request)
+        if bad:
+            return bad
+        if request.headers.get("x-pokerlab-upload") != "1":
+            return error(400, "an export is sent with the X-Pokerlab-Upload: 1 header (the page does it)", request)
+        name = request.query_params.get("name", "")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_UPLOAD:
+                return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
+        try:
+            path = save_export(data_dir, name, body)
+            with grading:
+                summary = next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+        except ValueError as exc:
+            return error(400, str(exc), request)
+        return JSONResponse({"saved": path.name, "read": summary["read"], "imported": summary["imported"],
+                             "graded": summary.get("grade") is not None}, status_code=201)
+
+    return [Route("/sessions", page), Route("/api/v1/sessions", data, methods=["GET"]),
+            Route("/api/v1/sessions", log_session, methods=["POST"]),
+            Route("/api/v1/sessions/exports", upload, methods=["POST"])]

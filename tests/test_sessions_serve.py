@@ -1,0 +1,85 @@
+"""The sessions endpoints of ``pokerlab serve --sessions``: reads, the two writes and their guards,
+and that without ``--sessions`` the API stays read-only."""
+
+import json
+
+import pytest
+from sessions_fixtures import make_data_dir, timed_hands, write_equity_table
+from starlette.testclient import TestClient
+
+from pokerlab.sessions.ledger import read_ledger
+from pokerlab.serve.app import create_app
+
+LOCAL = "http://127.0.0.1:8765"
+
+
+@pytest.fixture()
+def served(tmp_path, equity_table):
+    eq = equity_table.win + equity_table.tie / 2
+    results = tmp_path / "results"
+    write_equity_table(equity_table, results / "equity" / "equity_169.npz")
+    data = make_data_dir(tmp_path, eq, results)
+    return TestClient(create_app(results, data), base_url=LOCAL), data, eq
+
+
+def test_read_and_log_a_session(served):
+    client, data, _ = served
+    d = client.get("/api/v1/sessions").json()
+    assert d["sessions"] == [] and [p["hands"] for p in d["proposals"]] == [30, 30]
+    assert all(e["graded"] for e in d["exports"])  # graded once at start-up
+    assert client.get("/sessions").text.count("sessions.js") == 1
+    p = d["proposals"][0]
+    body = {k: p[k] for k in ("start", "end", "hands", "stakes", "hh_net", "exports")} | {"rakeback_start": "1", "rakeback_end": "1.5"}
+    r = client.post("/api/v1/sessions", json=body)
+    assert r.status_code == 201 and r.json()["logged"]["id"] == 1
+    d = client.get("/api/v1/sessions").json()
+    assert [s["id"] for s in d["sessions"]] == [1] and d["proposals"][0]["logged"] == 1
+    assert d["sessions"][0]["cards"]["grade"]["spots"] > 0
+    assert d["curve"][-1]["bankroll"] == pytest.approx(100 + p["hh_net"] + 0.5)
+
+    bad = client.post("/api/v1/sessions", json={**body, "start": "2026-13-01T10:00"})
+    assert bad.status_code == 400 and bad.json()["error"]["message"].startswith("start: ")
+    assert client.post("/api/v1/sessions", content=json.dumps(body), headers={"Content-Type": "text/plain"}).status_code == 415
+    assert client.post("/api/v1/sessions", json=body, headers={"Origin": "http://evil.example"}).status_code == 403
+    other = TestClient(client.app, base_url="http://rebound.example:8765")  # DNS rebinding: a foreign Host
+    assert other.post("/api/v1/sessions", json=body).status_code == 403
+    assert other.get("/api/v1/sessions").status_code == 403 and other.get("/sessions").status_code == 403
+    assert len(read_ledger(data).sessions) == 1
+
+    (data / "sessions.csv").write_text((data / "sessions.csv").read_text() + "2,broken\n")
+    conflict = client.post("/api/v1/sessions", json=body)
+    assert conflict.status_code == 409 and "line 3" in conflict.json()["error"]["message"]
+    assert "line 3" in client.get("/api/v1/sessions").json()["problems"][0]
+
+
+def test_drop_an_export(served, tmp_path):
+    from datetime import datetime
+
+    from pokerlab.hands.phh import write_phhs
+
+    client, data, eq = served
+    write_phhs(timed_hands(eq, 12, 21, datetime(2026, 3, 5, 19, 0)), tmp_path / "new.phhs")
+    raw = (tmp_path / "new.phhs").read_bytes()
+    url = "/api/v1/sessions/exports?name=new.phhs"
+    assert client.post(url, content=raw).status_code == 400  # without the page's header
+    r = client.post(url, content=raw, headers={"X-Pokerlab-Upload": "1"})
+    assert r.status_code == 201 and r.json() == {"saved": "new.phhs", "read": 12, "imported": 12, "graded": True}
+    assert (data / "exports" / "new.phhs").read_bytes() == raw
+    assert [p["hands"] for p in client.get("/api/v1/sessions").json()["proposals"]] == [30, 30, 12]
+    for name, content in (("../evil.phhs", raw), ("notes.txt", b"hello"), ("new.phhs", raw + b"\n")):
+        r = client.post(f"/api/v1/sessions/exports?name={name}", content=content, headers={"X-Pokerlab-Upload": "1"})
+        assert r.status_code == 400, name
+    assert sorted(p.name for p in (data / "exports").iterdir()) == ["new.phhs", "table1.phhs", "table2.phhs"]
+
+
+def test_without_sessions_the_api_has_no_writes(tmp_path):
+    client = TestClient(create_app(tmp_path), base_url=LOCAL)
+    assert client.post("/api/v1/sessions", json={}).status_code in (404, 405)
+    assert client.get("/sessions").status_code == 404
+
+
+def test_sessions_are_served_on_loopback_only(tmp_path, capsys):
+    from pokerlab.cli import main
+
+    assert main(["serve", str(tmp_path), "--sessions", str(tmp_path / "d"), "--host", "0.0.0.0", "--allow-public"]) == 2
+    assert "--sessions" in capsys.readouterr().err
