@@ -339,10 +339,16 @@ def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     for path in outputs:  # pretend every job ran, in DAG order
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).touch()
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    # the workflow loads an existing equity table before any job: it must be a real one
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
     _snakemake(tmp_path, target, "--touch")
     assert "Nothing to be done" in _snakemake(tmp_path, target, "-n")
     time.sleep(1.1)
-    (tmp_path / "results/fit/constants.json").touch()  # a new fit
+    (tmp_path / "results/fit/constants.json").write_text('{"constants": "refitted"}')  # a new fit: new bytes
     rerun = _snakemake(tmp_path, target, "-n")
     jobs = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", rerun, re.MULTILINE)}
     assert jobs == {"solve_spot": 1, "total": 1}, rerun
