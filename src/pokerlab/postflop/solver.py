@@ -192,6 +192,15 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, card_a
 
 
 @njit(cache=True, fastmath=True)
+def _any_positive(row):
+    """Whether some entry is > 0 (stops at the first: cheaper than ``row.max() > 0``)."""
+    for x in row:
+        if x > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True, fastmath=True)
 def _fill_reach(dst, src, cards, c):
     """``dst = src`` with the hands holding card ``c`` zeroed."""
     for h in range(src.size):
@@ -246,7 +255,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
         step = f_step[sp]
         d1, d2 = f_d1[sp], f_d2[sp]
         if step == 0:  # entering the node
-            if opp_r[sp].max() <= 0.0 and (mode != TRAIN or k == FOLD or k == SHOWDOWN or own_r[sp].max() <= 0.0):
+            if not _any_positive(opp_r[sp]) and (mode != TRAIN or k == FOLD or k == SHOWDOWN
+                                                 or not _any_positive(own_r[sp])):
                 # nothing to win or lose below; training still walks on while the traverser
                 # reaches the subtree, because its strategy sum must be accumulated there
                 out[sp] = 0.0
@@ -269,7 +279,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
                     value = pot + 2.0 * put_in
                 else:
                     value = 0.0
-                out[sp] *= value
+                for h in range(n_t):  # explicit loops: Numba's in-place array operators cost 5x more here
+                    out[sp, h] *= value
                 sp -= 1
                 continue
             out[sp] = 0.0
@@ -319,7 +330,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, split, G, R, S
                 if actor[node] == trav:
                     cfv[sp, step - 1] = out[sp + 1]
                 else:
-                    out[sp] += out[sp + 1]
+                    for h in range(n_t):
+                        out[sp, h] += out[sp + 1, h]
             else:
                 c = f_card[sp]
                 dealt_out[sp, c] = out[sp + 1]
