@@ -123,13 +123,11 @@ def _regret_strategy(table, base, n_actions, n_hands, sigma):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
             total[h] += max(row[h], 0.0)
-    for h in range(n_hands):  # one division per hand, not per action
-        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
     uniform = 1.0 / n_actions
     for a in range(n_actions):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
-            sigma[a, h] = max(row[h], 0.0) * total[h] if total[h] > 0.0 else uniform
+            sigma[a, h] = max(row[h], 0.0) / total[h] if total[h] > 0.0 else uniform
 
 
 @njit(cache=True, fastmath=True)
