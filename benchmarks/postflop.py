@@ -10,6 +10,14 @@ process over the same span (CPU / wall near the thread count means the threads h
 cores), exploitability reached, solver state in MiB and the process's peak RSS in MiB; and
 the machine's load average before and after (other work on the cores slows the wall time).
 
+Then one line per case breaks the process's time into phases: start-up (importing the solver,
+and the resident memory after it), loading the compiled code (the warm-up solve), building
+the solver (tree, showdown tables, run-out matrices), training (of which the root street's
+serial passes, and each thread's busy time in the dealt subtrees with its number of jobs:
+unequal busy times mean a thread waited for the other), the exploitability checks and the
+read-out (``result()``, not in the table's seconds). Busy times are wall-clock ticks, so a
+thread descheduled by other work counts as busy.
+
     .venv/bin/python benchmarks/postflop.py                 # river, turn, flop to 0.05% pot
     .venv/bin/python benchmarks/postflop.py --threads 1     # single thread
     .venv/bin/python benchmarks/postflop.py --cases river turn --target 0.05
@@ -37,12 +45,16 @@ WIDE_BB = "22-99,A2s-AJs,K2s-KJs,Q5s+,J7s+,T7s+,97s+,86s+,75s+,64s+,53s+,A2o-AJo
 
 
 def run_case(name: str, target: float, max_iterations: int, check_every: int) -> dict:
+    start = time.perf_counter()
     import numba
 
     from pokerlab.cards import parse_cards
     from pokerlab.postflop.game import BetTree, PostflopSpot
-    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.postflop.solver import PostflopSolver, ticks_per_second
     from pokerlab.ranges import Range
+
+    startup = time.perf_counter() - start
+    startup_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     if name == "wide":
         spot = PostflopSpot(5.5, 97.5, tuple(parse_cards("QsJh2h")), Range.parse(WIDE_BB).weights,
@@ -53,11 +65,19 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int) ->
                             Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
     warm = PostflopSolver(PostflopSpot(100.0, 200.0, tuple(parse_cards("QsJh2h8d3c")), spot.oop_range,
                                        spot.ip_range, BetTree.uniform((50,), (100,), True)))
+    load = time.perf_counter()
     warm.solve(1.0, 20, 10)  # compile / load the Numba code outside the timing
+    warm.result()
+    load = time.perf_counter() - load
+    build = time.perf_counter()
     solver = PostflopSolver(spot)
+    build = time.perf_counter() - build
     cpu = time.process_time()
     pct = solver.solve(target, max_iterations, check_every)
     cpu = time.process_time() - cpu
+    solver.result()
+    rate = ticks_per_second()
+    threads = numba.get_num_threads()
     return {
         "case": name,
         "threads": numba.get_num_threads(),
@@ -67,6 +87,13 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int) ->
         "exploitability_pct_pot": pct,
         "state_mib": solver.memory_bytes / 2**20,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "phases": {
+            "startup": startup, "startup_rss_mib": startup_rss, "load": load, "build": build,
+            "runout_matrices": solver.build_seconds["runout matrices"], **solver.phase_seconds,
+            "root_street": solver.ticks[0, 0] / rate,
+            "thread_busy": (solver.ticks[1:threads + 1, 0] / rate).tolist(),
+            "thread_jobs": solver.ticks[1:threads + 1, 1].tolist(),
+        },
     }
 
 
@@ -85,6 +112,7 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'case':<6} {'threads':>7} {'iters':>6} {'seconds':>9} {'cpu s':>9} {'% pot':>8} {'state MiB':>10} "
           f"{'peak RSS MiB':>13}")
+    phases = []
     for name in args.cases:
         out = subprocess.run(
             [sys.executable, __file__, "--one", name, "--target", str(args.target),
@@ -94,7 +122,16 @@ def main() -> None:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{r['case']:<6} {r['threads']:>7} {r['iterations']:>6} {r['seconds']:>9.3f} {r['cpu_seconds']:>9.3f} "
               f"{r['exploitability_pct_pot']:>8.4f} {r['state_mib']:>10.1f} {r['peak_rss_mib']:>13.0f}", flush=True)
+        phases.append((name, r["phases"]))
     print(f"load average {os.getloadavg()[0]:.2f}")
+    print("phases (seconds):")
+    for name, p in phases:
+        busy = " / ".join(f"{b:.3f}" for b in p["thread_busy"])
+        jobs = " / ".join(str(j) for j in p["thread_jobs"])
+        print(f"{name:<6} start-up {p['startup']:.2f} ({p['startup_rss_mib']:.0f} MiB), load {p['load']:.2f}, "
+              f"build {p['build']:.3f} (run-out matrices {p['runout_matrices']:.3f}), train {p['train']:.3f} "
+              f"(root street {p['root_street']:.3f}; per thread busy {busy}, jobs {jobs}), "
+              f"exploitability {p['exploitability']:.3f}, read-out {p['read-out']:.3f}")
 
 
 if __name__ == "__main__":

@@ -183,7 +183,9 @@ def test_flop_solve_converges_and_conserves_chips():
     pct = solver.solve(target_pct_pot=0.5, max_iterations=400)
     assert pct <= 0.5
     result = solver.result()
-    assert result.players["oop"].range_ev + result.players["ip"].range_ev == pytest.approx(100.0, abs=1e-9)
+    # rounding alone leaves up to ~1e-7 chips here (measured at 20-80 iterations, before and
+    # after the run-out matrices); a lost or doubled terminal would be whole chips
+    assert result.players["oop"].range_ev + result.players["ip"].range_ev == pytest.approx(100.0, abs=1e-6)
 
 
 def test_always_win_spot():

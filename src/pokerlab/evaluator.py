@@ -27,7 +27,8 @@ Two implementations give identical values:
   hash (``ROW_BASE``, ``MULTISET_RANK``) maps the key to the strength.
 
 The fast tables are filled at import from ``bitmask_rank`` (one evaluation per rank multiset
-and per suit mask of five or more cards), so both paths give the same values by construction;
+and per suit mask of five or more cards; a copy is kept in ``__pycache__`` under a digest of
+this file's source and read by later imports), so both paths give the same values by construction;
 the tests check it on every rank multiset and on random hands. The fast path reads the tables
 as module globals, which Numba freezes into each compiled caller. All Numba functions are
 compiled with ``cache=True``; a caller's cache does not notice a change to this module (the
@@ -252,7 +253,34 @@ def _build_fast_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return suit_rank_key, flush_rank, row_base, multiset_rank
 
 
-SUIT_RANK_KEY, FLUSH_RANK, ROW_BASE, MULTISET_RANK = _build_fast_tables()
+def _fast_tables() -> tuple[np.ndarray, ...]:
+    """``_build_fast_tables()``, kept in ``__pycache__`` under a digest of this file's source, so
+    that a process importing the evaluator reads them instead of building them (about 0.3 s,
+    a third of a postflop solve's start-up); any failure to read or write falls back to building."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    source = Path(__file__)
+    names = ("suit_rank_key", "flush_rank", "row_base", "multiset_rank")
+    try:
+        path = source.parent / "__pycache__" / f"evaluator-tables-{hashlib.sha256(source.read_bytes()).hexdigest()[:16]}.npz"
+        with np.load(path) as stored:
+            return tuple(stored[name] for name in names)
+    except (OSError, KeyError, ValueError):
+        pass
+    tables = _build_fast_tables()
+    try:
+        path.parent.mkdir(exist_ok=True)
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
+        np.savez(partial, **dict(zip(names, tables)))
+        os.replace(partial, path)
+    except (OSError, NameError):
+        pass
+    return tables
+
+
+SUIT_RANK_KEY, FLUSH_RANK, ROW_BASE, MULTISET_RANK = _fast_tables()
 
 CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 """Packed-mask bit of each card: suit ``s`` occupies bits ``16 s .. 16 s + 12``."""

@@ -22,17 +22,21 @@ Walk
     with ``h`` (or the board) of ``reach(o) x P(chance) x payoff``. A chance node deals each
     card not on the board; for a fixed pair of hands every card unseen by both is equally
     likely, so each deal has probability ``1 / (52 - board cards - 4)`` and hands holding the
-    dealt card drop out. Boards are run out the same way after an all-in. Showdowns use the
-    sorted sweep of :mod:`pokerlab.postflop.showdown`.
+    dealt card drop out. Boards are run out the same way after an all-in. Showdowns on the
+    river use the sorted sweep of :mod:`pokerlab.postflop.showdown`; a showdown before the
+    river (an all-in) is one product of the opponent's reach with a run-out matrix built once
+    (wins minus losses over every run-out, see :func:`_runout_matrices`) instead of a sweep
+    per run-out (44 on the turn, 990 on the flop).
 
 Threads
     The subtrees after the root street's deals (the turn cards of a flop root, the river
     cards of a turn root) are independent: each reads and writes only the state stored for
     its own card. A walk therefore runs in three passes (``_iterate``): the root street is
     walked to record the reach arriving at each deal, the dealt subtrees are walked as
-    parallel jobs (``numba.prange``, as many threads as ``numba.get_num_threads()``), and the
-    root street is walked again, adding the jobs' values in card order. Nothing depends on
-    which thread ran which job, so 1 or 2 threads give the same bytes.
+    parallel jobs (``numba.prange``, as many threads as ``numba.get_num_threads()``, each
+    taking the next job from a shared counter, largest subtrees first), and the root street
+    is walked again, adding the jobs' values in card order. Nothing depends on which thread
+    ran which job, so 1 or 2 threads give the same bytes.
 
 Suit isomorphism
     When a suit permutation maps the board and both ranges onto themselves, a chance node
@@ -73,7 +77,10 @@ from typing import Callable
 
 import numba
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
@@ -86,6 +93,27 @@ VALUE, FINAL_POT, SHOWDOWN_PROB = 0, 1, 2
 JOB, RECORD, REPLAY = 0, 1, 2  # how a walk treats the root street's chance nodes
 DCFR = (1.5, 0.0, 3.0, False)  # alpha, beta, gamma, reset of the average (see dcfr_discounts)
 STATE_DTYPE = np.float32  # regrets and strategy sums
+
+
+@intrinsic
+def _ticks(typingctx):
+    """The CPU's time-stamp counter (wall-clock ticks, counted while the thread is descheduled too)."""
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                            "llvm.readcyclecounter")
+        return builder.call(fn, [])
+    return types.int64(), codegen
+
+
+@intrinsic
+def _fetch_add(typingctx, counter, value):
+    """Atomically add ``value`` to ``counter[0]`` (an int64 array) and return the old value."""
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], array,
+                                       [context.get_constant(types.intp, 0)])
+        return builder.atomic_rmw("add", ptr, args[1], "monotonic")
+    return types.int64(counter, types.int64), codegen
 
 
 @njit(cache=True, fastmath=True)
@@ -111,16 +139,42 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, card_a
     """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
 
     Run-outs are equally likely for a fixed pair of hands: 1/44 for one card to come, 1/990
-    for an unordered pair of cards among the 45 unseen (a board's tables hold only the hands
-    that do not collide with it).
+    for an unordered pair of cards among the 45 unseen. Before the river the sums come from
+    the board's run-out matrix (see :func:`_runout_matrices`) and the compatible weight, which
+    every run-out of a compatible pair adds up to; hands holding a dealt card get values the
+    walk never reads.
     """
     root_mask, same, tables, n_valid, board_index = G[7], G[11], G[12], G[13], G[14]
+    runout_ix, runout = G[22], G[23]
     same_t = same[trav]
     tab_t, tab_o, nv_t, nv_o = tables[trav], tables[1 - trav], n_valid[trav], n_valid[1 - trav]
     if blen == 5:
         b = board_index[d1 + 1, d2 + 1]
         showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
                             coef_compat, coef_diff, 1.0, out, card_acc)
+    elif runout_ix[d1 + 1] >= 0:
+        if coef_compat != 0.0:
+            cards = G[10]
+            cards_t, cards_o = cards[trav], cards[1 - trav]
+            card_acc[:] = 0.0
+            total = 0.0
+            for o in range(opp_reach.size):
+                r = opp_reach[o]
+                total += r
+                card_acc[cards_o[o, 0]] += r
+                card_acc[cards_o[o, 1]] += r
+            for h in range(cards_t.shape[0]):
+                m = total - card_acc[cards_t[h, 0]] - card_acc[cards_t[h, 1]]
+                if same_t[h] >= 0:
+                    m += opp_reach[same_t[h]]
+                out[h] += coef_compat * m
+        if coef_diff != 0.0:
+            matrix = runout[trav][runout_ix[d1 + 1]]
+            for h in range(matrix.shape[0]):
+                acc = 0.0
+                for o in range(matrix.shape[1]):
+                    acc += matrix[h, o] * opp_reach[o]
+                out[h] += coef_diff * acc
     elif blen == 4:
         for c in range(52):
             if root_mask[c] or c == d1:
@@ -137,6 +191,15 @@ def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, card_a
                     b = board_index[c1 + 1, c2 + 1]
                     showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
                                         coef_compat, coef_diff, 1.0 / 990.0, out, card_acc)
+
+
+@njit(cache=True, fastmath=True)
+def _any_positive(row):
+    """Whether some entry is > 0 (stops at the first: cheaper than ``row.max() > 0``)."""
+    for x in row:
+        if x > 0.0:
+            return True
+    return False
 
 
 @njit(cache=True, fastmath=True)
@@ -165,8 +228,10 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
-     chance_ix, chance_nodes, jobs, job_of) = G
+     chance_ix, chance_nodes, jobs, job_of, runout_ix, runout) = G
     opp = 1 - trav
+    same_t = same[trav]
+    tab_t, tab_o, nv_t, nv_o = tables[trav], tables[opp], n_valid[trav], n_valid[opp]
     cards_t, cards_o = cards[trav], cards[opp]
     n_t, n_o = cards_t.shape[0], cards_o.shape[0]
     n_wide = max(n_t, n_o)
@@ -195,7 +260,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
         step = f_step[sp]
         d1, d2 = f_d1[sp], f_d2[sp]
         if step == 0:  # entering the node
-            if opp_r[sp].max() <= 0.0 and (mode != TRAIN or k == FOLD or k == SHOWDOWN or own_r[sp].max() <= 0.0):
+            if not _any_positive(opp_r[sp]) and (mode != TRAIN or k == FOLD or k == SHOWDOWN
+                                                 or not _any_positive(own_r[sp])):
                 # nothing to win or lose below; training still walks on while the traverser
                 # reaches the subtree, because its strategy sum must be accumulated there
                 out[sp] = 0.0
@@ -209,7 +275,7 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
                 sp -= 1
                 continue
             if k == FOLD:
-                compatible_mass(opp_r[sp], cards_t, cards_o, same[trav], out[sp], card_acc)
+                compatible_mass(opp_r[sp], cards_t, cards_o, same_t, out[sp], card_acc)
                 folder = actor[node]
                 put_in = invest[node, folder]
                 if qty == VALUE:  # net of half the root pot
@@ -218,7 +284,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
                     value = pot + 2.0 * put_in
                 else:
                     value = 0.0
-                out[sp] *= value
+                for h in range(n_t):  # explicit loops: Numba's in-place array operators cost 5x more here
+                    out[sp, h] *= value
                 sp -= 1
                 continue
             out[sp] = 0.0
@@ -230,7 +297,12 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
                     cc, cd = final_pot, 0.0
                 else:
                     cc, cd = 1.0, 0.0
-                _showdown(trav, board_len[node], d1, d2, cc, cd, opp_r[sp], out[sp], card_acc, G)
+                if board_len[node] == 5:  # the hot case, without passing G
+                    b = board_index[d1 + 1, d2 + 1]
+                    showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_r[sp], same_t, cc, cd, 1.0,
+                                        out[sp], card_acc)
+                else:
+                    _showdown(trav, board_len[node], d1, d2, cc, cd, opp_r[sp], out[sp], card_acc, G)
                 sp -= 1
                 continue
             if k == CHANCE and split == REPLAY:
@@ -263,7 +335,8 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
                 if actor[node] == trav:
                     cfv[sp, step - 1] = out[sp + 1]
                 else:
-                    out[sp] += out[sp + 1]
+                    for h in range(n_t):
+                        out[sp, h] += out[sp + 1, h]
             else:
                 c = f_card[sp]
                 dealt_out[sp, c] = out[sp + 1]
@@ -353,7 +426,7 @@ PRANGE_ONLY = {"comprehension": False, "reduction": False, "inplace_binop": Fals
 
 
 @njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
-def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions):
+def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions, n_threads, ticks):
     """Run one DCFR iteration per row of ``discounts`` (see :func:`dcfr_discounts`; mode TRAIN)
     or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the players in
     ``travs`` in turn; returns the root values (see ``_walk``) of the last walk, net of half the
@@ -363,14 +436,21 @@ def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actio
     street and keeps the reach arriving at each deal; the dealt subtrees are walked as jobs in
     parallel (one per chance node and representative card; job ``j`` writes only
     ``job_vals[j]`` and the state slots of its own card, so the results do not depend on the
-    number of threads); REPLAY walks the root street again, summing the jobs' values in card
-    order.
+    number of threads or on which thread ran which job); REPLAY walks the root street again,
+    summing the jobs' values in card order. Each thread takes the next job from a shared counter
+    (the jobs are listed largest subtree first), so a thread slowed by other work on its core
+    does fewer jobs instead of holding the others up at the end of the pass.
+
+    ``n_threads`` is Numba's current thread count (a compiled function reading it could not
+    be cached). ``ticks`` ((1 + threads, 2) int64) gathers time-stamp-counter ticks: row 0 the
+    root street's passes, row ``1 + i`` worker ``i``'s time in jobs and its number of jobs.
     """
     # a parallel loop cannot take tuples of arrays from outside: unpack here, rebuild inside
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
-     chance_ix, chance_nodes, jobs, job_of) = G
+     chance_ix, chance_nodes, jobs, job_of, runout_ix, runout) = G
     cards_0, cards_1 = cards
+    run_0, run_1 = runout
     same_0, same_1 = same
     tables_0, tables_1 = tables
     n_valid_0, n_valid_1 = n_valid
@@ -387,25 +467,89 @@ def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actio
             rec_opp = np.zeros((n_chance, n_o))
             rec_own = np.zeros((n_chance, n_t))
             job_vals = np.zeros((jobs.shape[0], n_t))
+            t0 = _ticks()
             if n_chance > 0:
                 _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, RECORD, G, R, S, (pos, neg, gam),
                       max_depth, max_actions, rec_opp, rec_own, job_vals)
-                for j in prange(jobs.shape[0]):
+                ticks[0, 0] += _ticks() - t0
+                n_jobs = jobs.shape[0]
+                next_job = np.zeros(1, np.int64)
+                for worker in prange(min(n_threads, n_jobs)):  # static schedule: one per thread
                     G_j = (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
                            pot, (cards_0, cards_1), (same_0, same_1), (tables_0, tables_1),
                            (n_valid_0, n_valid_1), board_index, iso_card, iso_id, (perm_0, perm_1),
-                           chance_ix, chance_nodes, jobs, job_of)
-                    ci, c = jobs[j, 0], jobs[j, 1]
+                           chance_ix, chance_nodes, jobs, job_of, runout_ix, (run_0, run_1))
+                    mine = ticks[1 + worker]
                     opp_j = np.empty(n_o)
                     own_j = np.empty(n_t)
-                    _fill_reach(opp_j, rec_opp[ci], cards_1 if trav == 0 else cards_0, c)
-                    _fill_reach(own_j, rec_own[ci], cards_0 if trav == 0 else cards_1, c)
-                    job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, -1, JOB,
-                                        G_j, (reg_0, reg_1), (sum_0, sum_1), (pos, neg, gam),
-                                        max_depth, max_actions, rec_opp, rec_own, job_vals)
+                    while True:
+                        j = _fetch_add(next_job, 1)
+                        if j >= n_jobs:
+                            break
+                        tj = _ticks()
+                        ci, c = jobs[j, 0], jobs[j, 1]
+                        _fill_reach(opp_j, rec_opp[ci], cards_1 if trav == 0 else cards_0, c)
+                        _fill_reach(own_j, rec_own[ci], cards_0 if trav == 0 else cards_1, c)
+                        job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, -1, JOB,
+                                            G_j, (reg_0, reg_1), (sum_0, sum_1), (pos, neg, gam),
+                                            max_depth, max_actions, rec_opp, rec_own, job_vals)
+                        mine[0] += _ticks() - tj
+                        mine[1] += 1
+                t0 = _ticks()
             values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, REPLAY, G, R, S, (pos, neg, gam),
                            max_depth, max_actions, rec_opp, rec_own, job_vals)
+            ticks[0, 0] += _ticks() - t0
     return values
+
+
+@njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
+def _runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, root_mask, prefixes, root_len):
+    """(K, n_0, n_1) float64: for each prefix ``d1`` in ``prefixes`` (-1: the root board, else
+    the root board plus card ``d1``), the sum over the board's run-outs to the river, each with
+    its probability, of +1 where OOP's hand beats IP's, -1 where it loses, 0 for a tie or a
+    pair of hands sharing a card or colliding with the run-out. A showdown before the river is
+    then one product with the opponent's reach instead of a sweep per run-out (44 for one card
+    to come, 990 for two). IP's matrices are the negated transposes."""
+    n_0, n_1 = cards_0.shape[0], cards_1.shape[0]
+    out = np.zeros((prefixes.size, n_0, n_1))
+    for k in prange(prefixes.size):
+        d1 = prefixes[k]
+        rank_0 = np.empty(n_0, np.int64)
+        rank_1 = np.empty(n_1, np.int64)
+        mat = out[k]
+        for c1 in range(52):
+            for c2 in range(c1 + 1, 53):
+                # the run-out boards: one card c1 after the prefix's four cards, or two cards c1 < c2
+                if root_len + (d1 >= 0) == 4:
+                    if c2 != 52 or root_mask[c1] or c1 == d1:
+                        continue
+                    b = board_index[c1 + 1, 0] if d1 < 0 else board_index[d1 + 1, c1 + 1]
+                else:
+                    if c2 == 52 or root_mask[c1] or root_mask[c2]:
+                        continue
+                    b = board_index[c1 + 1, c2 + 1]
+                rank_0[:] = -1
+                rank_1[:] = -1
+                for i in range(nv_0[b]):
+                    rank_0[tab_0[b, 0, i]] = tab_0[b, 1, i]
+                for i in range(nv_1[b]):
+                    rank_1[tab_1[b, 0, i]] = tab_1[b, 1, i]
+                for h in range(n_0):
+                    if rank_0[h] < 0:
+                        continue
+                    a, z = cards_0[h, 0], cards_0[h, 1]
+                    for o in range(n_1):
+                        if rank_1[o] < 0 or rank_1[o] == rank_0[h]:
+                            continue
+                        if cards_1[o, 0] == a or cards_1[o, 0] == z or cards_1[o, 1] == a or cards_1[o, 1] == z:
+                            continue
+                        mat[h, o] += 1.0 if rank_0[h] > rank_1[o] else -1.0
+        # counts of won minus lost run-outs, divided once: an always-won pair gets exactly 1
+        runouts = 44.0 if root_len + (d1 >= 0) == 4 else 990.0
+        for h in range(n_0):
+            for o in range(n_1):
+                mat[h, o] /= runouts
+    return out
 
 
 @njit(cache=True, fastmath=True)
@@ -414,6 +558,20 @@ def _root_equity(G, weights, trav):
     out = np.zeros(weights[trav].size)
     _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, np.empty(52), G)
     return out
+
+
+@njit(cache=True)
+def _ticks_now():
+    return _ticks()
+
+
+def ticks_per_second(span: float = 0.05) -> float:
+    """Rate of the time-stamp counter behind ``PostflopSolver.ticks``, measured over ``span`` s."""
+    _ticks_now()
+    t0, k0 = time.perf_counter(), _ticks_now()
+    while time.perf_counter() - t0 < span:
+        pass
+    return (_ticks_now() - k0) / (time.perf_counter() - t0)
 
 
 def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
@@ -500,6 +658,15 @@ def _outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.nda
     return slot, counts
 
 
+def _subtree_work(tree: PublicTree, node: int) -> float:
+    """Nodes below ``node`` (itself included), a node after a further deal counting 45 times:
+    the relative work of walking the subtree."""
+    work = 1.0
+    for child in tree.children(node):
+        work += (45.0 if tree.kind[node] == CHANCE else 1.0) * _subtree_work(tree, child)
+    return work
+
+
 def _root_deals(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray):
     """The root street's chance nodes and the jobs that walk their dealt subtrees.
 
@@ -511,11 +678,35 @@ def _root_deals(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray):
     chance_ix = np.full(tree.n_nodes, -1, np.int64)
     chance_ix[chance_nodes] = np.arange(chance_nodes.size)
     cards = [c for c in range(52) if c not in board and iso_card[0, c] == c]
-    # card-major, so that each thread's share of the jobs mixes the betting lines
-    jobs = np.array([(ci, c) for c in cards for ci in range(chance_nodes.size)], np.int64).reshape(-1, 2)
+    # largest subtrees first (threads take jobs in this order, so the small ones fill the gaps
+    # at the end), then card by card
+    work = [_subtree_work(tree, int(tree.first_child[n])) for n in chance_nodes]
+    lines = sorted(range(chance_nodes.size), key=lambda ci: (-work[ci], ci))
+    jobs = np.array([(ci, c) for ci in lines for c in cards], np.int64).reshape(-1, 2)
     job_of = np.full((chance_nodes.size, 52), -1, np.int64)
     job_of[jobs[:, 0], jobs[:, 1]] = np.arange(jobs.shape[0])
     return chance_ix, chance_nodes, jobs, job_of
+
+
+def _runouts(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray, tables, cards, board_index,
+             root_mask) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Run-out matrices (see :func:`_runout_matrices`) of the boards a showdown before the river
+    is evaluated on: the root board (for the read-out's equities too) and, under a flop root
+    whose tree has all-ins on the turn, the root plus each representative turn card. Returns
+    ``runout_ix`` ((53,): matrix of prefix ``d1`` at ``d1 + 1``, -1 for none) and the matrices
+    per player (traverser's hands x opponent's)."""
+    runout_ix = np.full(53, -1, np.int64)
+    prefixes = []
+    if len(board) < 5:
+        prefixes.append(-1)
+        turn_allins = np.any((tree.kind == SHOWDOWN) & (tree.board_len == 4))
+        if len(board) == 3 and turn_allins:
+            prefixes += [c for c in range(52) if c not in board and iso_card[0, c] == c]
+    runout_ix[np.array(prefixes, np.int64) + 1] = np.arange(len(prefixes))
+    (tab_0, nv_0), (tab_1, nv_1) = tables
+    oop = _runout_matrices(tab_0, nv_0, tab_1, nv_1, cards[0], cards[1], board_index.astype(np.int64), root_mask,
+                           np.array(prefixes, np.int64), len(board))
+    return runout_ix, (oop, np.ascontiguousarray(-oop.transpose(0, 2, 1)))
 
 
 class PostflopSolver:
@@ -542,6 +733,9 @@ class PostflopSolver:
         slot, outcomes_by_dealt = _outcome_slots(spot.board, iso[0])
         tree = self.tree
         deals = _root_deals(tree, spot.board, iso[0])
+        start = time.perf_counter()
+        runout_ix, runout = _runouts(tree, spot.board, iso[0], tables, cards, board_index, root_mask)
+        self.build_seconds = {"runout matrices": time.perf_counter() - start}
         offsets = np.zeros(tree.n_nodes, np.int64)
         sizes = [0, 0]
         root_len = len(spot.board)
@@ -550,7 +744,7 @@ class PostflopSolver:
             outcomes = outcomes_by_dealt[int(tree.board_len[node]) - root_len]
             offsets[node] = sizes[player]
             sizes[player] += int(tree.n_children[node]) * self.hands[player].size * outcomes
-        table_bytes = sum(t.nbytes + v.nbytes for t, v in tables)
+        table_bytes = sum(t.nbytes + v.nbytes for t, v in tables) + sum(m.nbytes for m in runout)
         state_bytes = 2 * np.dtype(STATE_DTYPE).itemsize * (sizes[0] + sizes[1])  # regrets + sums
         self.memory_bytes = int(state_bytes + table_bytes)
         if self.memory_bytes > max_memory_mb * 2**20:
@@ -562,12 +756,15 @@ class PostflopSolver:
             tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children, offsets,
             root_mask, slot, float(spot.pot), cards, same,
             tuple(t for t, _ in tables), tuple(v for _, v in tables), board_index, *iso, *deals,
+            runout_ix, runout,
         )
         self._R = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._S = tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes)
         self._limits = (tree.depth + 1, max(1, int(tree.n_children[tree.decision_nodes()].max())))
         self.iterations = 0
         self.seconds = 0.0
+        self.ticks = np.zeros((numba.config.NUMBA_NUM_THREADS + 1, 2), np.int64)  # see _iterate
+        self.phase_seconds = {"train": 0.0, "exploitability": 0.0, "read-out": 0.0}
         self._compat = tuple(self._compatible(p) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
 
@@ -591,14 +788,15 @@ class PostflopSolver:
         start = time.perf_counter()
         discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
         _iterate(self._G, self._R, self._S, self.weights, discounts, TRAIN, VALUE,
-                   np.array([0, 1]), *self._limits)
+                   np.array([0, 1]), *self._limits, numba.get_num_threads(), self.ticks)
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
+        self.phase_seconds["train"] += time.perf_counter() - start
 
     def root_values(self, player: int, mode: int = EVALUATE, qty: int = VALUE) -> np.ndarray:
         """Per-hand root sums (see ``_walk``) for ``player`` under the average strategies."""
         values = _iterate(self._G, self._R, self._S, self.weights, np.ones((1, 3)), mode, qty, np.array([player]),
-                            *self._limits)
+                          *self._limits, numba.get_num_threads(), self.ticks)
         if qty == VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]
         return values
@@ -638,6 +836,7 @@ class PostflopSolver:
             start = time.perf_counter()
             pct = 100.0 * self.exploitability() / self.spot.pot
             self.seconds += time.perf_counter() - start
+            self.phase_seconds["exploitability"] += time.perf_counter() - start
             if progress is not None:
                 progress(self.iterations, pct)
             if pct <= target_pct_pot:
@@ -746,6 +945,7 @@ class PostflopSolver:
             players[name] = player_result(self.hands[p], self.weights[p], values["compat"], values)
         exploitability = self.exploitability()
         self.seconds += time.perf_counter() - start
+        self.phase_seconds["read-out"] += time.perf_counter() - start
         return PostflopResult(
             solver="pokerlab",
             pot=self.spot.pot,
