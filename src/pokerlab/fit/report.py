@@ -27,6 +27,18 @@ def _save(fig, path: Path) -> None:
         fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
 
 
+def _finish(fig, ax, path: Path, title: str, ylabel: str) -> None:
+    """Label a spr scatter figure, save it and close it."""
+    import matplotlib.pyplot as plt
+
+    ax.set_xlabel("spr at the flop (stack behind / pot)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    _save(fig, path)
+    plt.close(fig)
+
+
 def _curves(ax, spr_max: float, thetas: dict[str, np.ndarray], which: str) -> None:
     s = np.linspace(0.0, max(spr_max, 1.0) * 1.05, 200)
     for (label, theta), style in zip(thetas.items(), ("--", "-", ":")):
@@ -52,12 +64,8 @@ def write_report(report_dir: str | os.PathLike, data: measure.Measurements, fitt
     deep = per["behind"] > 0
     ax.scatter(per["spr"][deep], per["commitment"][deep], s=size[deep], alpha=0.5, label="measured (ending x board)")
     _curves(ax, float(per["spr"].max()), thetas, "commitment")
-    ax.set_xlabel("spr at the flop (stack behind / pot)")
-    ax.set_ylabel("share of the stack behind put in, each")
-    ax.set_title("Commitment: measured from the played pot (slope of value on equity)")
-    ax.legend(fontsize=7)
-    _save(fig, out / "commitment.png")
-    plt.close(fig)
+    _finish(fig, ax, out / "commitment.png", "Commitment: measured from the played pot (slope of value on equity)",
+            "share of the stack behind put in, each")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for side, label in ((1, "aggressor in position"), (0, "aggressor out of position"), (-1, "limped pot")):
@@ -66,12 +74,8 @@ def write_report(report_dir: str | os.PathLike, data: measure.Measurements, fitt
             ax.scatter(per["spr"][sel], per["edge"][sel], s=size[sel], alpha=0.5, label=label)
     _curves(ax, float(per["spr"].max()), thetas, "edge")
     ax.axhline(0.0, color="grey", lw=0.5)
-    ax.set_xlabel("spr at the flop")
-    ax.set_ylabel("in-position edge (share of the played pot)")
-    ax.set_title("Positional edge: half the gap between the seats' values net of equity")
-    ax.legend(fontsize=7)
-    _save(fig, out / "edge.png")
-    plt.close(fig)
+    _finish(fig, ax, out / "edge.png", "Positional edge: half the gap between the seats' values net of equity",
+            "in-position edge (share of the played pot)")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for part, marker in ((fitting, "o"), (heldout, "x")):
@@ -83,12 +87,7 @@ def write_report(report_dir: str | os.PathLike, data: measure.Measurements, fitt
             per_m = np.bincount(c["m"].to_numpy(), weights=err, minlength=len(part.per_measurement)) / 2.0
             kind = "held-out" if part is heldout else "fitting"
             ax.scatter(part.per_measurement["spr"], per_m, marker=marker, alpha=0.6, label=f"{label}, {kind} boards")
-    ax.set_xlabel("spr at the flop")
-    ax.set_ylabel("mean |model - solved| per hand, bb")
-    ax.set_title("Error per hand by measurement")
-    ax.legend(fontsize=7)
-    _save(fig, out / "residuals.png")
-    plt.close(fig)
+    _finish(fig, ax, out / "residuals.png", "Error per hand by measurement", "mean |model - solved| per hand, bb")
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
     grids = [measure.class_grid(classes, role) for role in ("ip", "oop")]
