@@ -1,0 +1,94 @@
+"""What a sweep run costs: wall, CPU (solve jobs vs everything else), job count and disk per folder.
+
+Runs ``snakemake --cores N TARGET --configfile CONFIG`` in a fresh working folder (the
+Snakefile, workflow and config linked in; the equity table copied in when ``--table`` is given,
+so the measurement is of the sweep and not of the table) and prints:
+
+* wall seconds of the whole run and CPU seconds of every process it started (user + system,
+  from the kernel's accounting of waited-for children);
+* CPU seconds of the solve jobs (their ``benchmark:`` files) and the rest (other jobs,
+  process start-up, Snakemake's own scheduling), and the number of jobs Snakemake ran;
+* bytes on disk under each folder of ``results/`` (intermediates vs the release);
+* the load average before and after (other work on the cores inflates the wall time).
+
+    .venv/bin/python benchmarks/sweep_run.py                                  # the quick sheet
+    .venv/bin/python benchmarks/sweep_run.py --table results/equity/equity_169.npz --cores 2
+    .venv/bin/python benchmarks/sweep_run.py --config config/config.yaml --target all   # the full run
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def folder_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default="config/quick.yaml", help="config merged over config/config.yaml")
+    parser.add_argument("--target", default="release", help="Snakemake target (default: release)")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--table", help="an existing equity_169.npz (and its .parquet beside it) to copy in")
+    parser.add_argument("--keep", action="store_true", help="keep the working folder and print its path")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="pokerlab-sweep-"))
+    for name in ("Snakefile", "workflow", "config"):
+        (work / name).symlink_to(ROOT / name)
+    if args.table:
+        (work / "results/equity").mkdir(parents=True)
+        for suffix in (".npz", ".parquet"):
+            shutil.copy2(Path(args.table).with_suffix(suffix), work / "results/equity" / f"equity_169{suffix}")
+    snakemake = Path(sys.executable).parent / "snakemake"
+    command = [str(snakemake), "--cores", str(args.cores), args.target, "--configfile", args.config]
+    load_before = os.getloadavg()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    run = subprocess.run(command, cwd=work, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode != 0:
+        print(run.stderr[-3000:], file=sys.stderr)
+        print(f"snakemake failed with exit code {run.returncode} (working folder {work})", file=sys.stderr)
+        return 1
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    jobs = len(re.findall(r"^Finished jobid", run.stderr + run.stdout, re.MULTILINE))
+    solve_cpu = 0.0
+    solve_jobs = 0
+    for bench in glob.glob(str(work / "logs/benchmarks/solves/*.tsv")):
+        lines = Path(bench).read_text().splitlines()
+        header, values = lines[0].split("\t"), lines[-1].split("\t")
+        solve_cpu += float(values[header.index("cpu_time")])
+        solve_jobs += 1
+    print(f"{' '.join(command[1:])} in {work if args.keep else 'a fresh folder'}")
+    print(f"wall {wall:.1f} s; CPU {cpu:.1f} s of all processes ({cpu / 3600:.3f} CPU-h); {jobs} jobs")
+    print(f"solve jobs: {solve_jobs}, {solve_cpu:.1f} CPU-s (benchmark files); everything else: "
+          f"{cpu - solve_cpu:.1f} CPU-s ({100 * (cpu - solve_cpu) / cpu:.0f}% of the CPU)")
+    results = work / "results"
+    sizes = {p.name: folder_bytes(p) for p in sorted(results.iterdir()) if p.is_dir()}
+    files = sum(f.stat().st_size for f in results.iterdir() if f.is_file())
+    for name, size in sizes.items():
+        print(f"  results/{name + '/':<14} {size / 2**20:10.2f} MiB")
+    print(f"  results/ (files) {files / 2**20:10.2f} MiB; total {(sum(sizes.values()) + files) / 2**20:.2f} MiB")
+    print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
+    if not args.keep:
+        shutil.rmtree(work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
