@@ -98,3 +98,30 @@ def test_an_unreadable_state_starts_the_solve_over_with_a_warning(equity_table, 
     resumed: list[int] = []
     _solve(equity_table, (10, 25, 30), 0.0, state=state, seen=resumed)  # the rewritten state is good again
     assert min(resumed) > 25
+
+
+def test_a_shipped_spots_state_is_removed_and_a_longer_schedule_starts_over_saying_so(tmp_path):
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import load_equity_table, save_equity_table
+    from pokerlab.preflop.solve import solve_spot_to_file
+
+    npz = tmp_path / "equity_169.npz"
+    save_equity_table(sample_pair_counts(samples=200, seed=1), npz, tmp_path / "equity_169.parquet")
+    spot, state, result = Spot("cash", 2, 10), tmp_path / "solver_state.npz", tmp_path / "result.json"
+    marker = tmp_path / "solver_state.npz.removed"
+
+    def run(checkpoints, bar, keep):
+        return solve_spot_to_file(spot, npz, None, SolveSettings(checkpoints=checkpoints, bar_coefficient=bar),
+                                  result, state_path=state, keep_state=keep)
+
+    assert run((20,), 10.0, keep=True)["status"] == "shipped" and state.exists()  # kept on request
+    state.unlink()
+    assert run((20,), 10.0, keep=False)["status"] == "shipped"
+    assert not state.exists() and "shipped at 20 iterations" in marker.read_text()
+    # a longer schedule (this one never clears its bar) cannot continue: it says so and starts over
+    with pytest.warns(UserWarning, match="removed after the spot shipped at 20 iterations.*solving from iteration 0"):
+        longer = run((20, 40), 0.0, keep=False)
+    table = load_equity_table(npz)
+    fresh = solve_spot(spot, load_sizing(), table.win, table.tie, SolveSettings(checkpoints=(20, 40), bar_coefficient=0.0))
+    assert longer["status"] == "rejected" and result.read_bytes() == result_bytes(fresh)
+    assert state.exists() and not marker.exists()  # a rejected spot keeps its state for a longer schedule

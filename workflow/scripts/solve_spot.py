@@ -17,5 +17,7 @@ solve_spot_to_file(
     snakemake.output.result,  # noqa: F821
     state_path=snakemake.params.state,  # noqa: F821
     payouts_path=snakemake.input.payouts,  # noqa: F821
+    # read here, not a rule parameter, so that changing it re-runs no solve
+    keep_state=bool(snakemake.config["solve"].get("keep_states", False)),  # noqa: F821
     progress=lambda iteration, figure: print(f"iteration {iteration} exploitability {figure}", file=sys.stderr, flush=True),
 )

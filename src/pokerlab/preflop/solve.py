@@ -316,21 +316,44 @@ def result_bytes(result: dict[str, Any]) -> bytes:
     return compact_json_bytes(result)
 
 
+def _removed_marker(state_path: Path) -> Path:
+    """The note left where a shipped spot's state was removed (``solver_state.npz.removed``)."""
+    return state_path.with_name(state_path.name + ".removed")
+
+
 def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: str | os.PathLike | None,
                        settings: SolveSettings, result_path: str | os.PathLike, state_path: str | os.PathLike | None = None,
                        shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None,
-                       payouts_path: str | os.PathLike | None = None) -> dict[str, Any]:
+                       payouts_path: str | os.PathLike | None = None, keep_state: bool = True) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
     default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` atomically (the
     rule and the command line both come here). Inputs, and that the outputs can be written, are
-    checked first."""
+    checked first.
+
+    ``keep_state=False`` removes the solver state once the spot has shipped (a rejected spot keeps
+    it, so a longer schedule continues it) and leaves a one-line note in its place; a later solve
+    that finds the note instead of a state warns that it starts from iteration 0.
+    """
     check_writable(result_path, "result")
     if state_path is not None:
+        state_path = Path(state_path)
         check_writable(state_path, "solver state")
+        marker = _removed_marker(state_path)
+        if marker.exists() and not state_path.exists():
+            warnings.warn(f"solver state {state_path}: {marker.read_text().strip()}; solving from iteration 0",
+                          stacklevel=2)
     sizing = load_sizing(sizing_path)
     payouts = load_payouts(payouts_path)
     table = load_equity_table(table_path)
     result = solve_spot(spot, sizing, table.win, table.tie, settings, state_path=state_path,
                         shove_or_fold=shove_or_fold, progress=progress, payouts=payouts)
     write_bytes_atomic(result_path, result_bytes(result))
+    if state_path is not None:
+        marker = _removed_marker(state_path)
+        if not keep_state and result["status"] == "shipped" and state_path.exists():
+            write_bytes_atomic(marker, f"removed after the spot shipped at {result['iterations']} iterations "
+                                       "(solve.keep_states: false)\n".encode())
+            state_path.unlink()
+        elif marker.exists() and state_path.exists():
+            marker.unlink()
     return result
