@@ -15,12 +15,11 @@ from pokerlab.preflop.class_edges import (ClassEdges, class_table_from_file, fit
                                           write_class_table)
 from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
-from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.solver_icm import make_solver
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree, postflop_order
 from test_payoffs import random_tables
-from test_solver import ReferenceCFRPlus, assert_matches_reference
+from test_solver import assert_matches_brute_force, random_prior
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
@@ -124,14 +123,7 @@ def test_solver_matches_brute_force_cfr_plus_on_v2_payoffs(spot, shove_or_fold, 
     payoffs = chip_ev_payoffs(tree, MODEL, random_edges(m, 12, scale=0.1))
     assert any(tree.nodes[k].kind == "flop" for k in payoffs.nodes)
     win, tie = random_tables(m, 11)
-    prior = np.random.default_rng(11).uniform(0.5, 1.5, m)
-    prior /= prior.sum()
-    solver = Solver(tree, payoffs, win, tie, prior)
-    ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
-    for _ in range(3):
-        solver.iterate()
-        ref.iterate()
-    assert_matches_reference(solver, ref)
+    assert_matches_brute_force(tree, payoffs, win, tie, random_prior(m, 11))
 
 
 def _without_model(result: dict) -> dict:

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
 import pytest
 
 from pokerlab.io import read_yaml
 from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
-from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.spot import DEFAULT_SIZING_PATH, Spot, load_sizing, parse_sizing
 from pokerlab.preflop.tree import build_tree
 from pokerlab.publish import chart_document, validate_chart
 from pokerlab.viewer import viewer_html
 from test_payoffs import random_tables
-from test_solver import ReferenceCFRPlus, assert_matches_reference
+from test_solver import assert_matches_brute_force, random_prior
 
 VARIANT = DEFAULT_SIZING_PATH.with_name("sizing-second-3bet.yaml")
 
@@ -96,14 +94,7 @@ def test_solver_matches_brute_force_on_a_tree_with_the_second_size():
     payoffs = chip_ev_payoffs(tree, PostflopModel())
     m = 3
     win, tie = random_tables(m, 13)
-    prior = np.random.default_rng(13).uniform(0.5, 1.5, m)
-    prior /= prior.sum()
-    solver = Solver(tree, payoffs, win, tie, prior)
-    ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
-    for _ in range(3):
-        solver.iterate()
-        ref.iterate()
-    assert_matches_reference(solver, ref)
+    assert_matches_brute_force(tree, payoffs, win, tie, random_prior(m, 13))
 
 
 def test_charts_and_viewer_carry_the_second_size(equity_table):

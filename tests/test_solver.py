@@ -127,12 +127,27 @@ TINY_GAMES = [
 ]
 
 
+def random_prior(m, seed):
+    """A random class prior over ``m`` classes (sums to 1)."""
+    prior = np.random.default_rng(seed).uniform(0.5, 1.5, m)
+    return prior / prior.sum()
+
+
 def tiny(spot, shove_or_fold, m, seed=11):
     tree = build_tree(spot, SIZING, shove_or_fold=shove_or_fold)
     payoffs = chip_ev_payoffs(tree, MODEL)
     win, tie = random_tables(m, seed)
-    prior = np.random.default_rng(seed).uniform(0.5, 1.5, m)
-    return tree, payoffs, win, tie, prior / prior.sum()
+    return tree, payoffs, win, tie, random_prior(m, seed)
+
+
+def assert_matches_brute_force(tree, payoffs, win, tie, prior, iterations=3):
+    """The solver and the brute-force reference, run side by side, stay equal (see below)."""
+    solver = Solver(tree, payoffs, win, tie, prior)
+    ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
+    for _ in range(iterations):
+        solver.iterate()
+        ref.iterate()
+    assert_matches_reference(solver, ref)
 
 
 def assert_matches_reference(solver, ref):
@@ -152,13 +167,7 @@ def assert_matches_reference(solver, ref):
 
 @pytest.mark.parametrize("spot, shove_or_fold, m", TINY_GAMES, ids=lambda x: getattr(x, "name", str(x)))
 def test_solver_matches_brute_force_alternating_cfr_plus(spot, shove_or_fold, m):
-    tree, payoffs, win, tie, prior = tiny(spot, shove_or_fold, m)
-    solver = Solver(tree, payoffs, win, tie, prior)
-    ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
-    for _ in range(3):
-        solver.iterate()
-        ref.iterate()
-    assert_matches_reference(solver, ref)
+    assert_matches_brute_force(*tiny(spot, shove_or_fold, m))
 
 
 def test_win_and_tie_weighted_apart_use_two_tables():
