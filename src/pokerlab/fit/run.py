@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pokerlab.cards import parse_cards
 from pokerlab.fit import measure
 from pokerlab.fit.plan import read_job
 from pokerlab.fit.settings import FitSettings
@@ -49,10 +50,8 @@ def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key
         write_measurement(out_path, empty_measurement(), {**record, "missing": True})
         return
     e = job.ending
-    from pokerlab.fit.solves import board_cards
-
     oop, ip = e.combo_ranges(settings.min_class_reach)
-    spot = PostflopSpot(e.pot_bb, e.behind_bb, board_cards(job.board), oop, ip, settings.bet_tree)
+    spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip, settings.bet_tree)
     print(f"{key}: ending {e.node} ({e.oop} vs {e.ip}) on {job.board}, pot {e.pot_bb:g}bb, {e.behind_bb:g}bb behind, "
           f"{int((spot.oop_range > 0).sum())} x {int((spot.ip_range > 0).sum())} combos, {settings.backend} to "
           f"{settings.accuracy_pct_pot:g}% of the pot", file=sys.stderr, flush=True)

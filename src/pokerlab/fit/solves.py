@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from pokerlab.cards import COMBO_CLASS, parse_combo, parse_cards
+from pokerlab.cards import COMBO_CLASS, parse_combo
 from pokerlab.fit.settings import FitSettings
 from pokerlab.io import atomic_path
 from pokerlab.postflop.game import PLAYER_NAMES, BetTree, PostflopSpot
@@ -178,10 +178,6 @@ def read_measurement(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, A
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{path}: not a fit measurement ({exc}); remove it and re-run its fit_solve job") from None
     return table.to_pandas(), record
-
-
-def board_cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text))
 
 
 def empty_measurement() -> pd.DataFrame:
