@@ -1,11 +1,11 @@
-"""Print the before/after chart table of issue 18 from solved result.json files.
+"""Print a before/after chart table (postflop constants, model v2) from solved result.json files.
 
     .venv/bin/python benchmarks/chart_table.py --run before results/solves --run "second size" DIR ...
 
 Each ``--run LABEL DIR`` names a folder laid out as ``results/solves`` (``{format}/{n}max/{depth}bb/
 result.json``). Rows: cash 6-max 100bb raise-first-in by seat, the big blind against the button's
 open (fold / call / 3-bet, the second 3-bet size ``S`` shown apart when the tree has it), the small
-blind against the button's open, heads-up 100bb small blind (fold / limp / raise), nine-handed
+blind against the button's open, heads-up 100bb small blind (fold / limp / raise), six- and nine-handed
 200bb UTG open, and each spot's model share, status and exploitability. Shares of deals (combo
 weighted) at the node, in percent. A missing file prints as a dash.
 """
@@ -27,9 +27,10 @@ ROWS = [
     ("cash/2max/100bb", "HU SB fold", "", "F"), ("cash/2max/100bb", "HU SB limp", "", "C"),
     ("cash/2max/100bb", "HU SB raise R+A", "", "RA"), ("cash/2max/100bb", "HU BB vs open 3-bet S", "R", "S"),
     ("cash/2max/100bb", "HU BB vs open 3-bet R+A", "R", "RA"), ("cash/2max/100bb", "HU BB vs open fold", "R", "F"),
+    ("cash/6max/200bb", "6max 200bb UTG open", "", "RSA"),
     ("cash/9max/200bb", "9max UTG open", "", "RSA"),
 ]
-SPOTS = ("cash/6max/100bb", "cash/2max/100bb", "cash/9max/200bb")
+SPOTS = ("cash/6max/100bb", "cash/2max/100bb", "cash/6max/200bb", "cash/9max/200bb")
 
 
 def _load(folder: Path, spot: str) -> dict | None:

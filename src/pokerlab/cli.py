@@ -17,20 +17,25 @@ COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "ch
             "hands", "sessions")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:
+    """The parser with ``commands``' subparsers (each module is imported only when listed)."""
     parser = argparse.ArgumentParser(
         prog="pokerlab",
         description="Solved preflop No-Limit Hold'em charts, with the evidence that they are solved.",
     )
     parser.add_argument("--version", action="version", version=f"pokerlab {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in commands:
         importlib.import_module(f"pokerlab.commands.{name}").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # Only the named subcommand's module is imported: some pull in Numba-compiled solvers, which
+    # `pokerlab serve` or `pokerlab equity` should not wait for.
+    named = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser((named,) if named in COMMANDS else COMMANDS)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
