@@ -215,6 +215,42 @@ def test_noiseless_measurements_are_exact():
         assert np.all(np.sign(sel["realisation"]) == sign)
 
 
+
+def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
+    """The whole fit_constants step on synthetic measurement files: the shipped constants are the
+    staged fit's, within its bootstrap errors of the truth, and the provenance names the config."""
+    import hashlib
+
+    from pokerlab.fit.run import fit_constants, read_constants
+    from pokerlab.fit.solves import write_measurement
+
+    paths = []
+    for frame, record in _synthetic(n_endings=12, boards=4):
+        path = tmp_path / "solves" / f"{record['key']}.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_measurement(path, frame, record)
+        paths.append(path)
+    plan = {name: tmp_path / f"{name}.tsv" for name in ("spots", "endings", "boards")}
+    pd.DataFrame([{"spot": "s", "flop_mass": 0.3, "headsup_endings": 12, "measured_endings": 12,
+                   "measured_share": 0.9, "three_way_share": 0.1}]).to_csv(plan["spots"], sep="\t", index=False)
+    plan["endings"].write_text("spot\trank\n")
+    plan["boards"].write_text("spot\trank\tboard\n")
+    section = {"seed": 7, "bootstrap": 40, "spots": [{"format": "cash", "seats": 2, "depth": 20}]}
+    settings = FitSettings.from_config({**BASE, "bootstrap": 40, "seed": 7})
+    result = fit_constants(paths, settings, PostflopModel(), plan, tmp_path / "constants.json", tmp_path / "report",
+                           fit_section=section, command="snakemake --cores 2 results/fit/constants.json")
+    canonical = json.dumps(section, sort_keys=True, separators=(",", ":")).encode()
+    assert result["provenance"]["fit_config_sha256"] == hashlib.sha256(canonical).hexdigest()
+    assert json.loads((tmp_path / "constants.json").read_text()) == result
+    shipped = read_constants(tmp_path / "constants.json")
+    assert [shipped.a, shipped.b, shipped.c2, shipped.cap] == [result["staged"]["value"][k] for k in measure.NAMES]
+    for name in measure.NAMES:
+        assert abs(result["staged"]["value"][name] - getattr(TRUE, name)) <= 4 * result["staged"]["se"][name] + 1e-3
+    assert result["counts"] == {"spots": 1, "endings": 12, "measurements": 60, "fitting": 48, "heldout": 12,
+                                "hands": 60 * 120, "missing_endings": 0}
+    assert result["error_per_hand_bb"]["heldout"]["staged"] < result["error_per_hand_bb"]["heldout"]["shipped"]
+    assert (tmp_path / "report" / "summary.html").is_file()
+
 # --- TexasSolver backend --------------------------------------------------------------------
 
 

@@ -12,4 +12,5 @@ fit_constants(list(snakemake.input.measurements), FitSettings.from_config(snakem
               PostflopModel(**snakemake.params.shipped),  # noqa: F821
               {"spots": snakemake.input.spots, "endings": snakemake.input.endings,  # noqa: F821
                "boards": snakemake.input.boards},  # noqa: F821
-              snakemake.output.constants, Path(snakemake.output.summary).parent)  # noqa: F821
+              snakemake.output.constants, Path(snakemake.output.summary).parent,  # noqa: F821
+              fit_section=snakemake.config["fit"], command=snakemake.params.command)  # noqa: F821

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -74,11 +75,14 @@ def _se(samples: np.ndarray) -> dict[str, float]:
 
 def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shipped: PostflopModel,
                   plan_paths: dict[str, str | os.PathLike], out_json: str | os.PathLike,
-                  report_dir: str | os.PathLike) -> dict[str, Any]:
+                  report_dir: str | os.PathLike, fit_section: dict[str, Any] | None = None,
+                  command: str | None = None) -> dict[str, Any]:
     """Fit the four constants from the jobs' measurements; write ``constants.json`` and the report.
 
     ``shipped``: the constants the charts use today (compared against). The staged fit's
     constants are the ones proposed for shipping (see :mod:`pokerlab.fit.measure` for why).
+    ``fit_section`` (the config's ``fit`` section) and ``command`` (what reproduces the file) are
+    recorded as its provenance, with the section's SHA-256 (of its sorted-key JSON).
     """
     from pokerlab.fit.report import write_report
 
@@ -121,6 +125,10 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
         "seed": settings.seed,
         "inputs_sha256": digests,
     }
+    if fit_section is not None:
+        canonical = json.dumps(fit_section, sort_keys=True, separators=(",", ":"))
+        result["provenance"] = {"fit_config_sha256": hashlib.sha256(canonical.encode()).hexdigest(),
+                                "fit_config": fit_section, "command": command}
     write_report(report_dir, data, fitting, heldout, result, split, classes, theta_shipped, staged, joint)
     write_json_atomic(out_json, result)
     return result
