@@ -152,15 +152,18 @@ def test_control_run_values_every_hand_at_its_exact_equity():
 TRUE = PostflopModel(a=1.2, b=0.01, c2=0.012, cap=0.06)
 
 
-def _synthetic(n_endings=24, boards=6, noise=0.01, seed=5):
-    """Endings priced by the model itself with TRUE constants plus Gaussian noise (share of pot)."""
+def _synthetic(n_endings=24, boards=6, noise=0.01, seed=5, flat=None):
+    """Endings priced by the model itself with TRUE constants plus Gaussian noise (share of pot).
+
+    Odd endings are raised pots with the aggressor in position, even ones out of position;
+    ``flat`` = (in position, out of position) prices them with the aggressor term's flat edges."""
     rng = np.random.default_rng(seed)
     frames = []
     for e in range(n_endings):
         pot = float(rng.choice([2.0, 5.5, 6.0, 20.0]))
         spr = float(np.exp(rng.uniform(np.log(0.3), np.log(60))))
         behind = pot * spr
-        c, edge = TRUE.commitment(spr), TRUE.edge(spr)
+        c, edge = TRUE.commitment(spr), TRUE.edge(spr) if flat is None else flat[0 if e % 2 else 1]
         played = pot + 2 * c * behind
         for b in range(boards + 1):
             rows = []
@@ -198,6 +201,18 @@ def test_fit_recovers_known_constants_within_its_standard_errors():
     shipped = np.array([start.a, start.b, start.c2, start.cap])
     assert measure.error_per_hand(staged, heldout) < measure.error_per_hand(shipped, heldout)
     assert measure.error_per_hand(truth, heldout) <= measure.error_per_hand(staged, heldout) * 1.05
+
+
+def test_aggressor_term_recovers_flat_edges_and_its_error_gain():
+    data = measure.build_measurements(_synthetic(n_endings=16, boards=3, noise=0.0, flat=(0.05, -0.01)))
+    fitting, heldout = data.subset(False), data.subset(True)
+    flat = measure.aggressor_edges(fitting.per_measurement)
+    assert flat == pytest.approx((0.05, -0.01), abs=1e-9)
+    truth = [TRUE.a, TRUE.b, TRUE.c2, TRUE.cap]
+    assert measure.error_per_hand(truth, heldout, flat) == pytest.approx(0.0, abs=1e-9)
+    assert measure.error_per_hand(truth, heldout) > 0.01
+    limped = fitting.per_measurement.assign(aggressor_ip=-1)
+    assert measure.aggressor_edges(limped) is None  # no raised pot measured: no term
 
 
 def test_noiseless_measurements_are_exact():

@@ -122,21 +122,42 @@ def build_measurements(frames: list[tuple[pd.DataFrame, dict]]) -> Measurements:
     return Measurements(per, combos)
 
 
-def predict(theta, per: pd.DataFrame, combos: pd.DataFrame) -> np.ndarray:
-    """The model's value (bb) of every combo row under constants ``theta`` = (a, b, c2, cap)."""
+def predict(theta, per: pd.DataFrame, combos: pd.DataFrame, aggressor: tuple[float, float] | None = None) -> np.ndarray:
+    """The model's value (bb) of every combo row under constants ``theta`` = (a, b, c2, cap).
+
+    ``aggressor``: the optional aggressor term's flat edges (in position, out of position), which
+    replace edge(spr) in raised pots (see :mod:`pokerlab.preflop.payoffs`); limped pots keep edge(spr).
+    """
     a, b, c2, cap = theta
     m = combos["m"].to_numpy()
     spr = per["spr"].to_numpy()[m]
     pot, behind = per["pot"].to_numpy()[m], per["behind"].to_numpy()[m]
     c = _commitment(a, spr)
     played = pot + 2.0 * c * behind
-    return (combos["equity"].to_numpy() + combos["sign"].to_numpy() * _edge(b, c2, cap, spr)) * played - c * behind
+    edge = _edge(b, c2, cap, spr)
+    if aggressor is not None:
+        side = per["aggressor_ip"].to_numpy()[m]
+        edge = np.where(side == 1, aggressor[0], np.where(side == 0, aggressor[1], edge))
+    return (combos["equity"].to_numpy() + combos["sign"].to_numpy() * edge) * played - c * behind
 
 
-def error_per_hand(theta, data: Measurements) -> float:
+def error_per_hand(theta, data: Measurements, aggressor: tuple[float, float] | None = None) -> float:
     """Weighted mean |model - solved| value per hand, bb (see the module docstring)."""
     w = data.combos["w"].to_numpy()
-    return float(w @ np.abs(predict(theta, data.per_measurement, data.combos) - data.combos["ev"].to_numpy()) / w.sum())
+    value = predict(theta, data.per_measurement, data.combos, aggressor)
+    return float(w @ np.abs(value - data.combos["ev"].to_numpy()) / w.sum())
+
+
+def aggressor_edges(per: pd.DataFrame) -> tuple[float, float] | None:
+    """The aggressor term's two flat edges (in position, out of position): the weighted mean
+    measured edge of the raised-pot measurements on each side; None unless both sides are measured."""
+    edges = []
+    for side in (1, 0):
+        group = per[per["aggressor_ip"] == side]
+        if group.empty or group["weight"].sum() <= 0:
+            return None
+        edges.append(float(group["weight"] @ group["edge"] / group["weight"].sum()))
+    return edges[0], edges[1]
 
 
 def predict_v2(theta, per: pd.DataFrame, combos: pd.DataFrame, ip: np.ndarray, oop: np.ndarray) -> np.ndarray:

@@ -149,4 +149,12 @@ def _summary_markdown(result: dict[str, Any], split: pd.DataFrame) -> str:
         "## Measured edge by aggressor side",
         _table(["spr band", "aggressor", "edge", "se", "measurements"], agg),
     ]
+    term = result.get("aggressor_term")
+    if term:
+        parts += [
+            f"## The aggressor term (not shipped): flat edges {term['in_position']:.4g} in position, "
+            f"{term['out_of_position']:.4g} out of position, in raised pots, beside the staged constants",
+            _table(["boards", "staged", "staged with the term"],
+                   [[part, v["staged"], v["staged_with_term"]] for part, v in term["error_per_hand_bb"].items()]),
+        ]
     return "\n\n".join(parts) + "\n"

@@ -100,6 +100,13 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
                             for label, t in (("shipped", theta_shipped), ("staged", staged), ("joint", joint))}
     per = data.per_measurement
     split = measure.split_by_aggressor(fitting.per_measurement)
+    aggressor = measure.aggressor_edges(fitting.per_measurement)
+    aggressor_term = None if aggressor is None else {
+        "in_position": round(aggressor[0], FIGURE_DECIMALS), "out_of_position": round(aggressor[1], FIGURE_DECIMALS),
+        "error_per_hand_bb": {name: {"staged": errors[name]["staged"],
+                                     "staged_with_term": round(measure.error_per_hand(staged, part, aggressor),
+                                                               FIGURE_DECIMALS)}
+                              for name, part in (("fitting", fitting), ("heldout", heldout)) if name in errors}}
     classes = measure.class_realisation(fitting)
     spots = pd.read_csv(plan_paths["spots"], sep="\t")
     digests = {name: sha256_file(path) for name, path in sorted(plan_paths.items())}
@@ -118,6 +125,7 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
         "spots": [{k: (round(v, FIGURE_DECIMALS) if isinstance(v, float) else v) for k, v in r.items()}
                   for r in spots.to_dict(orient="records")],
         "aggressor_split": split.round(FIGURE_DECIMALS).to_dict(orient="records"),
+        "aggressor_term": aggressor_term,
         "class_realisation_extremes": _extremes(classes),
         "backend": settings.backend,
         "accuracy_pct_pot": settings.accuracy_pct_pot,
