@@ -136,6 +136,12 @@ def measure(spot: PostflopSpot, settings: FitSettings, threads: int | None = Non
     (:func:`write_fit_pack`); the TexasSolver backend writes none."""
     played, control = (_texassolver if settings.backend == "texassolver" else _builtin)(spot, settings, threads,
                                                                                         pack_dir)
+    return measurement_table(played, control)
+
+
+def measurement_table(played: PostflopResult, control: PostflopResult) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The per-combo table (:data:`COLUMNS`) and the range-level summary of a played solve and its
+    control run (see the module docstring)."""
     rows = []
     summary: dict[str, Any] = {"iterations": played.iterations,
                                "exploitability_pct_pot": played.exploitability_pct_pot, "players": {}}
