@@ -84,7 +84,7 @@ rule fit_solve:
     wildcard_constraints:
         rank="[0-9]+",
         board="[0-9]+",
-    threads: 2  # the postflop solver walks the root street's deals in parallel; same bytes on any count
+    threads: 1  # jobs in parallel use the cores better than one solve's threads (same bytes on any count)
     resources:
         mem_mb=4000,
         runtime=120,
