@@ -3,6 +3,7 @@ for a rejected spot, same bytes twice; outcome rows and raise-first-in shares.""
 
 import gzip
 import json
+import re
 
 import numpy as np
 import pytest
@@ -288,3 +289,32 @@ def test_one_job_per_table_writes_the_bytes_of_one_job_per_spot(equity_table, sh
         write_viewer(alone / "charts" / f"{name}.json.gz", alone / "viewer" / f"{name}.html")
         for rel in (f"charts/{name}.json.gz", f"viewer/{name}.html"):
             assert (tmp_path / "batch" / rel).read_bytes() == (alone / rel).read_bytes()
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_chart_check_gives_jsonschemas_verdict_with_or_without_the_compiled_validator(shipped, monkeypatch, fast):
+    """validate_chart passes a valid chart and names the first problem of a broken one, the same
+    with fastjsonschema's compiled validator in front as with jsonschema alone."""
+    import copy
+    import sys
+
+    from pokerlab import schema_check
+
+    monkeypatch.setattr(schema_check, "_COMPILED", {})
+    if not fast:
+        monkeypatch.setitem(sys.modules, "fastjsonschema", None)  # import fails: jsonschema alone
+    doc = json.loads(json.dumps(chart_document(shipped[0], "0" * 64)))
+    validate_chart(doc)
+    assert all(v is None for v in schema_check._COMPILED.values()) != fast
+    node = doc["nodes"][1]
+    breakages = {
+        "nodes/1/strategy/" + node["actions"][0]: lambda d: d["nodes"][1]["strategy"].__setitem__(node["actions"][0], "x" * 168),
+        "inputs/result_sha256": lambda d: d["inputs"].__setitem__("result_sha256", "x"),
+        "(document)": lambda d: d.__setitem__("extra", 1),
+        "nodes/1": lambda d: d["nodes"][1].__setitem__("extra", 1),
+    }
+    for where, breakage in breakages.items():
+        broken = copy.deepcopy(doc)
+        breakage(broken)
+        with pytest.raises(ValueError, match=f"^chart schema: {re.escape(where)}: "):
+            validate_chart(broken)

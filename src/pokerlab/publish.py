@@ -106,14 +106,13 @@ def load_schema(path: str | os.PathLike | None = None) -> dict[str, Any]:
 
 
 def validate_chart(doc: dict[str, Any], schema: dict[str, Any] | None = None) -> None:
-    """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema."""
-    import jsonschema  # only chart jobs validate
+    """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema
+    (:func:`pokerlab.schema_check.first_problem`)."""
+    from pokerlab.schema_check import first_problem
 
-    validator = jsonschema.Draft202012Validator(schema or load_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(document)"
-        raise ValueError(f"chart schema: {where}: {error.message[:300]}")
+    problem = first_problem(doc, schema or load_schema())
+    if problem is not None:
+        raise ValueError(f"chart schema: {problem}")
 
 
 def rfi_shares(result: dict[str, Any]) -> dict[str, float]:
