@@ -5,7 +5,7 @@
 
 For every spot of the sheet whose solve finished it reads the CPU seconds, wall seconds and peak
 resident memory Snakemake's ``benchmark:`` file recorded (``logs/benchmarks/solves/``) and the
-iterations and status from its outcome row (or ``result.json``). The spots still to solve are predicted from the solved
+iterations and status from its ``result.json``. The spots still to solve are predicted from the solved
 ones: CPU seconds fitted as a power law of the tree size (nodes x seats), separately for the chip
 formats (cash, mtt) and the ICM formats, each spot costed at the iterations the solved spots of
 its group needed on average (relative to the first checkpoint). Prints the measured table by
@@ -32,11 +32,10 @@ def solved_spots(workdir: Path, sheet: pd.DataFrame) -> pd.DataFrame:
         name = spot_name(fmt, seats, depth)
         bench = workdir / "logs" / "benchmarks" / "solves" / (name.replace("/", "_") + ".tsv")
         result = workdir / "results" / "solves" / name / "result.json"
-        outcome = workdir / "results" / "outcomes" / f"{name}.json"  # small; result.json can be 50 MB
         row = {"format": fmt, "seats": seats, "depth": depth, "solved": bench.is_file() and result.is_file()}
         if row["solved"]:
             b = pd.read_csv(bench, sep="\t").iloc[-1]
-            r = json.loads((outcome if outcome.is_file() else result).read_text())
+            r = json.loads(result.read_text())  # the arrays are in result.npz beside it
             row.update(cpu_s=float(b["cpu_time"]), wall_s=float(b["s"]), rss_mb=float(b["max_rss"]),
                        iterations=int(r["iterations"]), status=r["status"])
         rows.append(row)

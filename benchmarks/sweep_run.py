@@ -8,7 +8,8 @@ so the measurement is of the sweep and not of the table) and prints:
   from the kernel's accounting of waited-for children);
 * CPU seconds of the solve jobs (their ``benchmark:`` files) and the rest (other jobs,
   process start-up, Snakemake's own scheduling), and the number of jobs Snakemake ran;
-* bytes on disk under each folder of ``results/`` (intermediates vs the release);
+* bytes on disk under each folder of ``results/``, and the release (the files ``manifest.json`` lists,
+  with it and ``SHA256SUMS``) apart from everything else (intermediates);
 * the load average before and after (other work on the cores inflates the wall time).
 
     .venv/bin/python benchmarks/sweep_run.py                                  # the quick sheet
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import os
 import re
 import resource
@@ -83,7 +85,13 @@ def main() -> int:
     files = sum(f.stat().st_size for f in results.iterdir() if f.is_file())
     for name, size in sizes.items():
         print(f"  results/{name + '/':<14} {size / 2**20:10.2f} MiB")
-    print(f"  results/ (files) {files / 2**20:10.2f} MiB; total {(sum(sizes.values()) + files) / 2**20:.2f} MiB")
+    total = sum(sizes.values()) + files
+    print(f"  results/ (files) {files / 2**20:10.2f} MiB; total {total / 2**20:.2f} MiB")
+    manifest = results / "manifest.json"
+    if manifest.is_file():
+        listed = json.loads(manifest.read_text())["files"]
+        release = sum(f["bytes"] for f in listed) + manifest.stat().st_size + (results / "SHA256SUMS").stat().st_size
+        print(f"  release: {len(listed)} files, {release / 2**20:.2f} MiB; intermediates {(total - release) / 2**20:.2f} MiB")
     print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
     if not args.keep:
         shutil.rmtree(work)

@@ -23,7 +23,8 @@ def served_release(equity_table, tmp_path_factory):
     from pokerlab.manifest import publish_release
     from pokerlab.postflop.game import BetTree, PostflopSpot
     from pokerlab.postflop.solver import PostflopSolver
-    from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
+    from pokerlab.preflop.result_file import write_result
+    from pokerlab.preflop.solve import SolveSettings, solve_spot
     from pokerlab.preflop.spot import Spot, load_sizing
     from pokerlab.publish import write_chart
     from pokerlab.ranges import Range
@@ -36,8 +37,8 @@ def served_release(equity_table, tmp_path_factory):
                             SolveSettings(checkpoints=(30,), bar_coefficient=10.0))
         solve = root / "solves" / fmt / "result.json"
         solve.parent.mkdir(parents=True)
-        solve.write_bytes(result_bytes(result))
-        charts[f"{fmt}/3max/15bb"] = root / "charts" / fmt / "3max" / "15bb.json"
+        write_result(solve, result)
+        charts[f"{fmt}/3max/15bb"] = root / "charts" / fmt / "3max" / "15bb.json.gz"
         write_chart(solve, charts[f"{fmt}/3max/15bb"])
     publish_release(root, list(charts.values()), ["charts"], {"served_release": 1})
     spot = PostflopSpot(10.0, 20.0, tuple(parse_cards("KsTh7d4c2s")), Range.parse("QQ+,AK,KQ,JTs,98s").weights,

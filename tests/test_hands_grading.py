@@ -55,7 +55,7 @@ def chart_root(tmp_path):
                       "three_bet_ip": 2.75, "three_bet_oop": 3.25, "per_caller": 1.0, "four_bet": 2.2},
            "classes": list(cards.CLASS_NAMES), "solve": {"bar_bb": 0.01},
            "nodes": [_node("", "SB", root_actions, strat, ev), _node("R", "BB", root_actions, bb_strat, bb_ev, bb_arrive)]}
-    path = tmp_path / "charts" / "cash" / "2max" / "10bb.json"
+    path = tmp_path / "charts" / "cash" / "2max" / "10bb.json.gz"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(doc))
     return tmp_path / "charts"
@@ -125,7 +125,7 @@ def test_off_range_decisions_are_judged_by_ev(chart_root):
 
 
 def test_rarely_reached_nodes_are_not_graded(chart_root):
-    path = chart_root / "cash" / "2max" / "10bb.json"
+    path = chart_root / "cash" / "2max" / "10bb.json.gz"
     doc = json.loads(path.read_text())
     doc["nodes"][1]["reach"] = 0.01 / (2 * 10) * 0.99  # node R, just under bar / (2 x depth)
     path.write_text(json.dumps(doc))

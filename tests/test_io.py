@@ -1,6 +1,7 @@
 """Atomic writes, canonical JSON and SHA256SUMS files."""
 
 import hashlib
+import io as stdio
 import os
 import stat
 import subprocess
@@ -107,3 +108,24 @@ def test_a_release_clears_temporaries_from_its_published_folders(tmp_path):
     publish_release(tmp_path, [chart], ["charts"], {})
     assert not leftover.exists()
     assert audit(tmp_path / "manifest.json")[0] == []
+
+
+def test_deterministic_npz_bytes_do_not_depend_on_the_time(monkeypatch):
+    """numpy.savez_compressed dates every member with the time of writing; this writer's bytes
+    depend only on the arrays (two writes a 'day' apart are equal) and numpy.load reads them."""
+    import time
+    import zipfile
+
+    import numpy as np
+
+    arrays = {"b": np.arange(12, dtype=np.int32).reshape(3, 4), "a": np.array([1.5, -2.0])}
+    first = io.deterministic_npz_bytes(arrays)
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 86400)
+    monkeypatch.setattr(time, "localtime", lambda *_: time.struct_time((2031, 5, 6, 7, 8, 9, 0, 1, 0)))
+    assert io.deterministic_npz_bytes(dict(reversed(list(arrays.items())))) == first
+    with zipfile.ZipFile(stdio.BytesIO(first)) as archive:
+        assert [i.filename for i in archive.infolist()] == ["a.npy", "b.npy"]
+        assert {i.date_time for i in archive.infolist()} == {io.NPZ_MEMBER_DATE}
+    with np.load(stdio.BytesIO(first)) as loaded:
+        assert all(np.array_equal(loaded[k], v) and loaded[k].dtype == v.dtype for k, v in arrays.items())

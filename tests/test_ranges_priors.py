@@ -13,7 +13,9 @@ import pytest
 from pokerlab.cards import CLASS_PRIOR, CLASS_WEIGHTS
 from pokerlab.encoding import decode, decode_scaled
 from pokerlab.io import sha256_file
-from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
+from pokerlab.charts import load_chart
+from pokerlab.preflop.result_file import write_result
+from pokerlab.preflop.solve import SolveSettings, solve_spot
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.publish import write_chart
 from pokerlab.ranges.lines import replay_actors
@@ -28,9 +30,9 @@ def chart(equity_table, tmp_path_factory):
     result = solve_spot(Spot("cash", 6, 30), load_sizing(None), equity_table.win, equity_table.tie,
                         SolveSettings(checkpoints=(60,), bar_coefficient=10.0))
     folder = tmp_path_factory.mktemp("chart")
-    (folder / "result.json").write_bytes(result_bytes(result))
-    write_chart(folder / "result.json", folder / "30bb.json")
-    return folder / "30bb.json"
+    write_result(folder / "result.json", result)
+    write_chart(folder / "result.json", folder / "30bb.json.gz")
+    return folder / "30bb.json.gz"
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +42,7 @@ def priors(chart):
 
 
 def test_unopened_is_the_charts_arrive_with_exactly(chart, priors):
-    doc = json.loads(chart.read_text())
+    doc = load_chart(chart)
     first = {}
     for node in doc["nodes"]:
         first.setdefault(node["actor"], node)
@@ -56,7 +58,7 @@ def test_unopened_is_the_charts_arrive_with_exactly(chart, priors):
 def test_single_edge_lines_equal_a_later_nodes_arrive_with(chart, priors):
     """Where a line comes from one edge, the seat carries that range into its next decision:
     the chart's arrive-with there is the prior, up to the encoding's quantisation."""
-    doc = json.loads(chart.read_text())
+    doc = load_chart(chart)
     positions = doc["spot"]["positions"]
     checked = 0
     for node in doc["nodes"]:
@@ -82,7 +84,7 @@ def test_single_edge_lines_equal_a_later_nodes_arrive_with(chart, priors):
 def test_every_entry_equals_an_independent_mixture(chart, priors):
     """Recompute each (line, position) from the chart: edges found by counting raises in the
     node ids (no line classifier), mass = reach x arrive-with x strategy."""
-    doc = json.loads(chart.read_text())
+    doc = load_chart(chart)
     masses: dict[tuple[str, str], np.ndarray] = {}
     for node in doc["nodes"]:
         if node["capped"]:
@@ -158,7 +160,7 @@ def test_chart_node_policy_is_the_decoded_class_frequency(chart):
     from pokerlab.ranges import Range
     from pokerlab.ranges.likelihood import StrategyLikelihood, update_range_for_action
 
-    doc = json.loads(chart.read_text())
+    doc = load_chart(chart)
     node = next(n for n in doc["nodes"] if n["id"] == "FFF")  # the BTN, folded to
     policy = StrategyLikelihood.from_chart_node(doc, "FFF")
     for letter, name in (("F", "fold"), ("R", "raise")):

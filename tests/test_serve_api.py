@@ -17,6 +17,7 @@ with warnings.catch_warnings():  # starlette's notice that httpx is to be replac
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from pokerlab.charts import load_chart
 from pokerlab.cli import main  # noqa: E402
 from pokerlab.serve.app import STATIC_DIR, check_bind_address, create_app  # noqa: E402
 from pokerlab.serve.documents import validate_document  # noqa: E402
@@ -39,7 +40,7 @@ def test_sets_list_charts_and_packs(client, served_release):
 
 def test_every_chart_node_is_served_as_a_valid_document(client, served_release):
     _, made = served_release
-    chart = json.loads(made["charts"]["cash/3max/15bb"].read_text())
+    chart = load_chart(made["charts"]["cash/3max/15bb"])
     listed = client.get("/api/v1/charts/cash/3max/15bb/nodes").json()
     assert [n["node_path"] for n in listed["nodes"]] == [n["id"] or "root" for n in chart["nodes"]]
     for node in listed["nodes"]:
@@ -206,9 +207,9 @@ def test_a_tampered_pack_file_is_refused_with_a_json_error(served_release, tmp_p
 
 
 def test_a_broken_chart_file_answers_a_json_error(tmp_path):
-    chart = tmp_path / "results" / "charts" / "cash" / "2max" / "10bb.json"
+    chart = tmp_path / "results" / "charts" / "cash" / "2max" / "10bb.json.gz"
     chart.parent.mkdir(parents=True)
     chart.write_text('{"format": "pokerlab-chart/1", "spot": {}}')
     client = TestClient(create_app(tmp_path / "results"))
     r = client.get("/api/v1/charts/cash/2max/10bb/nodes/root")
-    assert r.status_code == 500 and "charts/cash/2max/10bb.json is not a pokerlab-chart/1 document" in r.text
+    assert r.status_code == 500 and "charts/cash/2max/10bb.json.gz is not a pokerlab-chart/1 document" in r.text

@@ -17,6 +17,7 @@ import sys
 import numpy as np
 import pytest
 
+from pokerlab.charts import load_chart
 from pokerlab.encoding import decode
 from pokerlab.serve.app import STATIC_DIR
 from pokerlab.serve.pack import Pack
@@ -84,7 +85,7 @@ def test_explorer_in_a_real_browser(browser, server, served_release, tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     _, made = served_release
-    chart = json.loads(made["charts"]["cash/3max/15bb"].read_text())
+    chart = load_chart(made["charts"]["cash/3max/15bb"])
     wait = WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException])
     css = lambda sel: browser.find_elements(By.CSS_SELECTOR, sel)  # noqa: E731
     crumbs = lambda: [b.text for b in css("#crumbs button")]  # noqa: E731
@@ -156,7 +157,7 @@ def test_explorer_in_a_real_browser(browser, server, served_release, tmp_path):
     # compare mode: cash vs mtt at the root, "enter the pot" in percentage points
     browser.find_element(By.ID, "mode-compare").click()
     wait.until(lambda d: "more often in" in d.find_element(By.ID, "legend").text and css("#grid .cell"))
-    mtt = json.loads(made["charts"]["mtt/3max/15bb"].read_text())
+    mtt = load_chart(made["charts"]["mtt/3max/15bb"])
     for name in ("AA", "K9s", "T8o"):
         enter = [1 - dict(zip(c["nodes"][0]["actions"], chart_frequencies(c, "", name)))["F"] for c in (chart, mtt)]
         label = float(cell(name).find_element(By.TAG_NAME, "span").text)
@@ -189,7 +190,7 @@ def test_offline_chart_page_draws_with_the_same_code(browser, served_release, tm
     from pokerlab.viewer import write_viewer
 
     root, made = served_release
-    chart = json.loads(made["charts"]["cash/3max/15bb"].read_text())
+    chart = load_chart(made["charts"]["cash/3max/15bb"])
     write_viewer(made["charts"]["cash/3max/15bb"], root / "viewer" / "cash" / "3max" / "15bb.html")
     proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                              "--directory", str(root)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from pokerlab.charts import load_chart
 from pokerlab.cards import COMBO_IDS, parse_cards
 from pokerlab.cli import main
 from pokerlab.encoding import decode
@@ -129,7 +130,7 @@ def test_postflop_sizes_paths_and_root_values(pack_docs, served_release):
 def test_preflop_documents_for_every_node(served_release):
     _, made = served_release
     for path in made["charts"].values():
-        chart = json.loads(path.read_text())
+        chart = load_chart(path)
         positions = chart["spot"]["positions"]
         provenance = {"campaign": "t", "stamp": "s", "pack_sha256": "0" * 64, "manifest": {"listed": False}}
         tree = preflop_tree(chart)

@@ -103,6 +103,7 @@ def test_an_unreadable_state_starts_the_solve_over_with_a_warning(equity_table, 
 def test_a_shipped_spots_state_is_removed_and_a_longer_schedule_starts_over_saying_so(tmp_path):
     from pokerlab.equity import sample_pair_counts
     from pokerlab.equity_table import load_equity_table, save_equity_table
+    from pokerlab.preflop.result_file import read_result
     from pokerlab.preflop.solve import solve_spot_to_file
 
     npz = tmp_path / "equity_169.npz"
@@ -123,5 +124,5 @@ def test_a_shipped_spots_state_is_removed_and_a_longer_schedule_starts_over_sayi
         longer = run((20, 40), 0.0, keep=False)
     table = load_equity_table(npz)
     fresh = solve_spot(spot, load_sizing(), table.win, table.tie, SolveSettings(checkpoints=(20, 40), bar_coefficient=0.0))
-    assert longer["status"] == "rejected" and result.read_bytes() == result_bytes(fresh)
+    assert longer["status"] == "rejected" and result_bytes(read_result(result)) == result_bytes(fresh)
     assert state.exists() and not marker.exists()  # a rejected spot keeps its state for a longer schedule

@@ -100,7 +100,8 @@ def test_dry_run_of_all_lists_512_spot_solves():
     out = subprocess.run(SNAKEMAKE + ["-n", "--forceall", "all"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
-    assert counts["solve_spot"] == "512" and counts["spot_outcome"] == "512" and counts["summary"] == "1"
+    assert counts["solve_spot"] == "512" and counts["summary"] == "1" and "spot_outcome" not in counts
+    assert counts["publish_table"] == "32"  # charts and pages: one job per format and table size
 
 
 # --- whole runs on a tiny configuration --------------------------------------------------------
@@ -227,13 +228,13 @@ def test_a_one_spot_chart_is_moved_out_of_the_published_folders_by_the_next_rele
     out = run_release(work, 2)
     assert out.returncode == 0, out.stderr[-3000:]
     manifest = (work / "results/manifest.json").read_bytes()
-    adhoc = subprocess.run(SNAKEMAKE + ["--cores", "2", "results/charts/cash/2max/8bb.json", "--configfile", "tiny.yaml"],
+    adhoc = subprocess.run(SNAKEMAKE + ["--cores", "2", "results/charts/cash/2max/8bb.json.gz", "--configfile", "tiny.yaml"],
                            capture_output=True, text=True, cwd=work, timeout=900)
     assert adhoc.returncode == 0, adhoc.stderr[-3000:]
-    assert [p.path for p in audit(work / "results/manifest.json")[0]] == ["charts/cash/2max/8bb.json"]
+    assert [p.path for p in audit(work / "results/manifest.json")[0]] == ["charts/cash/2max/8bb.json.gz"]
     again = run_release(work, 2)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert "moved charts/cash/2max/8bb.json to unpublished/charts/cash/2max/8bb.json" in again.stderr
+    assert "moved charts/cash/2max/8bb.json.gz to unpublished/charts/cash/2max/8bb.json.gz" in again.stderr
     assert audit(work / "results/manifest.json")[0] == []
     assert (work / "results/manifest.json").read_bytes() == manifest
-    assert (work / "results/unpublished/charts/cash/2max/8bb.json").is_file()
+    assert (work / "results/unpublished/charts/cash/2max/8bb.json.gz").is_file()

@@ -91,13 +91,19 @@ def test_a_chart_at_another_spots_name_is_not_published(tmp_path):
 
     from pokerlab.manifest import publish_release
 
-    chart = tmp_path / "charts" / "cash" / "2max" / "100bb.json"
+    from pokerlab.io import gzip_bytes
+
+    def chart_bytes(depth):
+        return gzip_bytes(json.dumps({"format": "pokerlab-chart/1", "spot": {"format": "cash", "seats": 2, "depth_bb": depth},
+                                      "inputs": {}}).encode())
+
+    chart = tmp_path / "charts" / "cash" / "2max" / "100bb.json.gz"
     chart.parent.mkdir(parents=True)
-    chart.write_text(json.dumps({"spot": {"format": "cash", "seats": 2, "depth_bb": 100.5}, "inputs": {}}))
-    with pytest.raises(ValueError, match=re.escape("chart charts/cash/2max/100bb.json: holds the spot charts/cash/2max/100.5bb.json")):
+    chart.write_bytes(chart_bytes(100.5))
+    with pytest.raises(ValueError, match=re.escape("chart charts/cash/2max/100bb.json.gz: holds the spot charts/cash/2max/100.5bb.json.gz")):
         publish_release(tmp_path, [chart], ["charts"], {})
     assert not (tmp_path / "manifest.json").exists()
-    chart.write_text(json.dumps({"spot": {"format": "cash", "seats": 2, "depth_bb": 100.0}, "inputs": {}}))
+    chart.write_bytes(chart_bytes(100.0))
     publish_release(tmp_path, [chart], ["charts"], {})
     assert (tmp_path / "manifest.json").exists()
 

@@ -19,19 +19,42 @@ from typing import Any
 import numpy as np
 
 from pokerlab.encoding import decode, decode_scaled
-from pokerlab.io import read_json
 
 ACTION_ORDER = ("A", "R", "S", "C", "F")
 ACTION_COLOURS = {"A": "#8c1c13", "R": "#e4572e", "S": "#f4a259", "C": "#4caf50", "F": "#a9bcd0"}
 ACTION_LABELS = {"A": "all-in", "R": "raise", "S": "raise (second size)", "C": "call / check / complete", "F": "fold"}
 
 
-def load_chart(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a chart document; ``ValueError`` if it is missing or not a pokerlab chart."""
-    doc = read_json(path, "chart")
+CHART_SUFFIX = ".json.gz"
+"""A published chart file is ``charts/{format}/{n}max/{depth}bb.json.gz``: compact JSON, gzipped
+(:func:`pokerlab.io.gzip_bytes`, byte-reproducible)."""
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def parse_chart(data: bytes, where: str | os.PathLike) -> dict[str, Any]:
+    """A chart document from a chart file's bytes, gzipped (as published) or plain JSON;
+    ``ValueError`` naming ``where`` if it is not a pokerlab chart. Every reader of a chart file
+    comes here (pictures, the server, hand grading, range priors, the manifest)."""
+    import gzip
+    import json
+    import zlib
+
+    try:
+        text = gzip.decompress(data) if data[:2] == GZIP_MAGIC else data
+        doc = json.loads(text)
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"chart: {where} is not a chart file ({type(exc).__name__}: {exc})") from None
     if not isinstance(doc, dict) or not str(doc.get("format", "")).startswith("pokerlab-chart/"):
-        raise ValueError(f"chart: {path} is not a pokerlab chart document")
+        raise ValueError(f"chart: {where} is not a pokerlab chart document")
     return doc
+
+
+def load_chart(path: str | os.PathLike) -> dict[str, Any]:
+    """Read a chart file (:func:`parse_chart`); ``ValueError`` if it is missing or not a pokerlab chart."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"chart: {path} does not exist")
+    return parse_chart(path.read_bytes(), path)
 
 
 def find_node(doc: dict[str, Any], node_id: str) -> dict[str, Any]:

@@ -94,6 +94,49 @@ def write_json_atomic(path: str | os.PathLike, obj: Any) -> None:
     write_bytes_atomic(path, dumps_json(obj).encode("ascii"))
 
 
+def sha256_bytes(data: bytes) -> str:
+    """Hex SHA-256 digest of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` gzip-compressed (level 9) with no file name and modification time 0 in the header,
+    so the same data gives the same bytes (``gzip -dc`` and any browser's DecompressionStream read it)."""
+    import gzip
+    import io
+
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as archive:
+        archive.write(data)
+    return buffer.getvalue()
+
+
+NPZ_MEMBER_DATE = (1980, 1, 1, 0, 0, 0)
+"""The date every member of a :func:`deterministic_npz_bytes` archive carries (the zip format's earliest)."""
+
+
+def deterministic_npz_bytes(arrays: dict[str, Any]) -> bytes:
+    """An ``.npz`` archive (readable by ``numpy.load``) of ``arrays``, deflate-compressed, whose
+    bytes depend only on the arrays: members in name order, each dated :data:`NPZ_MEMBER_DATE`
+    with fixed permissions. (``numpy.savez_compressed`` stamps every member with the time of
+    writing, so its bytes differ run to run.)"""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(arrays):
+            member = io.BytesIO()
+            np.lib.format.write_array(member, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=NPZ_MEMBER_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, member.getvalue())
+    return buffer.getvalue()
+
+
 def sha256_file(path: str | os.PathLike, chunk_bytes: int = 1 << 20) -> str:
     """Hex SHA-256 digest of a file's bytes."""
     digest = hashlib.sha256()

@@ -238,20 +238,28 @@ def prune_published(manifest_path: str | os.PathLike = "results/manifest.json") 
     return _move_aside(manifest_path.parent, manifest)
 
 
+def listed_files(listing_paths: Iterable[str | os.PathLike], root: str | os.PathLike) -> list[str]:
+    """The files named by listings (``{"files": [path relative to root, ...]}``, as
+    :func:`pokerlab.publish.write_published_spots` writes them), as paths under ``root``."""
+    return [str(Path(root) / rel) for listing in listing_paths for rel in read_json(listing, "listing")["files"]]
+
+
 def publish_release(root: str | os.PathLike, files: Iterable[str | os.PathLike], published_dirs: Iterable[str],
                     config: dict[str, Any], charts_dir: str = "charts") -> dict[str, Any]:
     """Build and write the manifest of ``files``; the input digests of every chart (the
-    ``inputs`` of each JSON file under ``root/charts_dir``) are copied into it."""
+    ``inputs`` of each chart file under ``root/charts_dir``) are copied into it."""
+    from pokerlab.charts import CHART_SUFFIX, load_chart
+
     root = Path(root)
     files = list(files)
     chart_inputs = {}
     for f in files:
         rel = _relative(f, root)
-        if rel.startswith(charts_dir + "/") and rel.endswith(".json"):
-            chart = json.loads(Path(f).read_text())
+        if rel.startswith(charts_dir + "/") and rel.endswith(CHART_SUFFIX):
+            chart = load_chart(f)
             spot = chart.get("spot", {})
             if "depth_bb" in spot:  # a chart must sit at its own spot's name, or the release mixes spots
-                expected = f"{charts_dir}/{spot_name(spot['format'], spot['seats'], spot['depth_bb'])}.json"
+                expected = f"{charts_dir}/{spot_name(spot['format'], spot['seats'], spot['depth_bb'])}{CHART_SUFFIX}"
                 if rel != expected:
                     raise ValueError(f"chart {rel}: holds the spot {expected}, not the one its path names")
             chart_inputs[rel] = chart["inputs"]

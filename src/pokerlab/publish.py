@@ -1,6 +1,8 @@
 """Published chart documents and per-spot outcome rows, made from a solve's ``result.json``.
 
-A chart document (``results/charts/{format}/{n}max/{depth}bb.json``) is written only for a
+A chart document (``results/charts/{format}/{n}max/{depth}bb.json.gz``: compact canonical JSON,
+gzipped byte-reproducibly, :func:`pokerlab.io.gzip_bytes`; read with
+:func:`pokerlab.charts.load_chart`) is written only for a
 spot whose solve cleared its bar (``status == "shipped"``). It holds the spot's settings, the
 sizing used, the solve's evidence (exploitability overall and per seat, bar, iterations and
 the measurement history, model share and tier shares) and every decision node:
@@ -32,7 +34,9 @@ from typing import Any
 
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
-from pokerlab.io import compact_json_bytes, read_json, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.charts import CHART_SUFFIX
+from pokerlab.io import compact_json_bytes, gzip_bytes, sha256_file, write_bytes_atomic, write_json_atomic
+from pokerlab.preflop.result_file import read_result
 from pokerlab.preflop.spot import spot_name
 
 # Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
@@ -44,8 +48,8 @@ RAISES = ("R", "S", "A")
 
 
 def chart_path(fmt: str, seats: int, depth: float) -> str:
-    """``results/charts/cash/6max/100bb.json`` for a spot (depth written with ``%g``)."""
-    return f"results/charts/{spot_name(fmt, seats, depth)}.json"
+    """``results/charts/cash/6max/100bb.json.gz`` for a spot (depth written with ``%g``)."""
+    return f"results/charts/{spot_name(fmt, seats, depth)}{CHART_SUFFIX}"
 
 
 def _encoding_note() -> dict[str, Any]:
@@ -102,14 +106,13 @@ def load_schema(path: str | os.PathLike | None = None) -> dict[str, Any]:
 
 
 def validate_chart(doc: dict[str, Any], schema: dict[str, Any] | None = None) -> None:
-    """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema."""
-    import jsonschema  # only chart jobs validate
+    """Raise ``ValueError`` naming the first place ``doc`` breaks the chart schema
+    (:func:`pokerlab.schema_check.first_problem`)."""
+    from pokerlab.schema_check import first_problem
 
-    validator = jsonschema.Draft202012Validator(schema or load_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(document)"
-        raise ValueError(f"chart schema: {where}: {error.message[:300]}")
+    problem = first_problem(doc, schema or load_schema())
+    if problem is not None:
+        raise ValueError(f"chart schema: {problem}")
 
 
 def rfi_shares(result: dict[str, Any]) -> dict[str, float]:
@@ -147,38 +150,35 @@ def spot_outcome(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-RESULT_KEYS = ("spot", "status", "iterations", "exploitability_bb", "exploitability_per_seat", "bar_bb",
-               "model_share", "tier_shares", "tree")
-
-
-def read_result(result_path: str | os.PathLike) -> dict[str, Any]:
-    """A solve's ``result.json``; ``ValueError`` naming the file and how to re-solve the spot if it
-    is damaged (truncated, not JSON, or without a result's keys). The workflow cannot heal such a
-    file by itself: it exists, so Snakemake does not re-run the solve that wrote it."""
-    path = Path(result_path)
-    heal = (f"delete it and re-run to solve the spot again (its solver_state.npz, if any, resumes the solve)")
-    try:
-        result = read_json(path, "result")
-    except ValueError as exc:
-        raise ValueError(f"{exc}; {heal}") from None
-    if not isinstance(result, dict) or any(k not in result for k in RESULT_KEYS):
-        missing = [k for k in RESULT_KEYS if not isinstance(result, dict) or k not in result]
-        raise ValueError(f"result: {path} is not a solve result (missing {', '.join(missing)}); {heal}")
-    return result
-
-
-def write_outcome(result_path: str | os.PathLike, out_path: str | os.PathLike) -> dict[str, Any]:
-    """Read ``result.json``, write its outcome row as canonical JSON; return it."""
-    outcome = spot_outcome(read_result(result_path))
-    write_json_atomic(out_path, outcome)
-    return outcome
-
-
 def write_chart(result_path: str | os.PathLike, out_path: str | os.PathLike,
-                schema_path: str | os.PathLike | None = None) -> dict[str, Any]:
-    """Make the chart document of ``result.json``, validate it against the schema and write it
-    (compact canonical JSON, ASCII, trailing newline) atomically."""
+                schema_path: str | os.PathLike | None = None, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Make the chart document of ``result.json`` (with its arrays), validate it against the schema
+    (``schema``, else the file ``schema_path``) and write it (compact canonical JSON, ASCII,
+    trailing newline, gzipped with a fixed header) atomically."""
     doc = chart_document(read_result(result_path), sha256_file(result_path))
-    validate_chart(doc, load_schema(schema_path))
-    write_bytes_atomic(out_path, compact_json_bytes(doc))  # compact canonical JSON, as result.json
+    validate_chart(doc, schema or load_schema(schema_path))
+    write_bytes_atomic(out_path, gzip_bytes(compact_json_bytes(doc)))
     return doc
+
+
+def write_published_spots(result_paths: list[str | os.PathLike], results_dir: str | os.PathLike,
+                          listing_path: str | os.PathLike, schema_path: str | os.PathLike | None = None) -> list[str]:
+    """The published files of several shipped spots, in one process: for each ``result.json``
+    its chart ``charts/{spot}.json.gz`` and its page ``viewer/{spot}.html`` under ``results_dir``,
+    the same bytes as one :func:`write_chart` and one :func:`pokerlab.viewer.write_viewer` per spot.
+    ``listing_path`` gets the paths written (relative to ``results_dir``, canonical JSON
+    ``{"files": [...]}``), which the manifest step reads; they are returned too."""
+    from pokerlab.viewer import write_viewer
+
+    root = Path(results_dir)
+    schema = load_schema(schema_path)
+    written = []
+    for result_path in result_paths:
+        spot = read_result(result_path, arrays=False)["spot"]
+        name = spot_name(spot["format"], spot["seats"], spot["depth_bb"])
+        chart, page = root / "charts" / f"{name}{CHART_SUFFIX}", root / "viewer" / f"{name}.html"
+        write_chart(result_path, chart, schema=schema)
+        write_viewer(chart, page)
+        written += [f"charts/{name}{CHART_SUFFIX}", f"viewer/{name}.html"]
+    write_json_atomic(listing_path, {"files": written})
+    return written

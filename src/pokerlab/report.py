@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable
@@ -99,11 +98,15 @@ def plot_rfi(outcomes: Iterable[dict[str, Any]], out_path: str | os.PathLike) ->
     _save(fig, out_path)
 
 
-def write_report_plots(summary_csv: str | os.PathLike, outcome_paths: Iterable[str | os.PathLike],
+def write_report_plots(summary_csv: str | os.PathLike, result_paths: Iterable[str | os.PathLike],
                        exploitability_png: str | os.PathLike, model_share_png: str | os.PathLike,
                        rfi_png: str | os.PathLike) -> None:
-    """The three report plots of a sweep from its summary and outcome files."""
+    """The three report plots of a sweep from its summary and its solves' ``result.json`` files
+    (their outcome rows, :func:`pokerlab.publish.spot_outcome`; the arrays are not read)."""
+    from pokerlab.preflop.result_file import read_result
+    from pokerlab.publish import spot_outcome
+
     summary = pd.read_csv(summary_csv)
     plot_exploitability(summary, exploitability_png)
     plot_model_share(summary, model_share_png)
-    plot_rfi((json.loads(Path(p).read_text()) for p in outcome_paths), rfi_png)
+    plot_rfi((spot_outcome(read_result(p, arrays=False)) for p in result_paths), rfi_png)

@@ -11,14 +11,14 @@ The default sheet is the full sweep: 4 formats x 8 table sizes x 16 depths = 512
 (:func:`full_sweep`).
 
 The summary (``results/summary.csv`` and ``.parquet``) has one row per attempted spot, shipped
-or rejected, with the figures of :func:`pokerlab.publish.spot_outcome`; it holds no times. The
+or rejected, with the figures of :func:`pokerlab.publish.spot_outcome`, read straight from each
+solve's ``result.json``; it holds no times. The
 solve seconds come from Snakemake's ``benchmark:`` files and go to a separate, unpublished
 ``results/timings.csv`` (:func:`timings_table`).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -190,10 +190,14 @@ def summary_table(outcomes: Iterable[dict]) -> pd.DataFrame:
     return frame[first + sorted(c for c in frame.columns if c not in first)]
 
 
-def write_summary(outcome_paths: Iterable[str | os.PathLike], csv_path: str | os.PathLike,
+def write_summary(result_paths: Iterable[str | os.PathLike], csv_path: str | os.PathLike,
                   parquet_path: str | os.PathLike) -> pd.DataFrame:
-    """Read the outcome files and write ``summary.csv`` and ``summary.parquet``."""
-    frame = summary_table(json.loads(Path(p).read_text()) for p in outcome_paths)
+    """Read every solve's ``result.json`` (not its arrays) and write ``summary.csv`` and
+    ``summary.parquet``: one outcome row (:func:`pokerlab.publish.spot_outcome`) per spot."""
+    from pokerlab.preflop.result_file import read_result
+    from pokerlab.publish import spot_outcome
+
+    frame = summary_table(spot_outcome(read_result(p, arrays=False)) for p in result_paths)
     write_table(frame, csv_path, parquet_path)
     return frame
 

@@ -1,7 +1,8 @@
 """The per-spot chart pages of a release (offline export of the explorer) and an index of a sweep.
 
 A page holds no copy of its chart: it reads the published chart file by its relative path
-(``../../../charts/cash/6max/100bb.json`` from ``viewer/cash/6max/100bb.html``) and draws it
+(``../../../charts/cash/6max/100bb.json.gz`` from ``viewer/cash/6max/100bb.html``; gzipped, the
+page inflates it with the browser's DecompressionStream) and draws it
 with the explorer's own drawing code (``pokerlab/serve/static/grid.js``) and chart reader
 (``chart.js``), inlined into the page, so the release's charts are stored once. The 13x13 grid
 shows the selected node: each cell is split into colour bands as wide as the class's action
@@ -64,10 +65,14 @@ def viewer_html(doc: dict[str, Any], chart_href: str) -> str:
     )
 
 
+def chart_href(chart_path: str | os.PathLike, page_path: str | os.PathLike) -> str:
+    """The URL of a chart file relative to a page (``../../../charts/cash/6max/100bb.json.gz``)."""
+    return Path(os.path.relpath(os.path.abspath(chart_path), os.path.dirname(os.path.abspath(page_path)))).as_posix()
+
+
 def write_viewer(chart_path: str | os.PathLike, out_path: str | os.PathLike) -> None:
     """Write the page of a chart file; it loads the chart by its path relative to the page."""
-    href = Path(os.path.relpath(os.path.abspath(chart_path), os.path.dirname(os.path.abspath(out_path)))).as_posix()
-    write_bytes_atomic(out_path, viewer_html(load_chart(chart_path), href).encode("utf-8"))
+    write_bytes_atomic(out_path, viewer_html(load_chart(chart_path), chart_href(chart_path, out_path)).encode("utf-8"))
 
 
 def index_html(summary_rows: Iterable[dict[str, Any]], viewer_href: str = "{format}/{seats}max/{depth}bb.html") -> str:

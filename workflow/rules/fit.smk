@@ -38,6 +38,7 @@ rule fit_preflop:
         payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
     output:
         result=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.json",
+        arrays=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.npz",
     params:
         state=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/solver_state.npz",
         settings=lambda wildcards: {**solve_settings(config["solve"], {}), "postflop": config["fit"]["preflop_model"]},

@@ -15,12 +15,15 @@ if config["solve"]["postflop"].get("source") == "file":  # the committed constan
     RELEASE_CONFIG["postflop_constants_sha256"] = sha256_file(config["solve"]["postflop"]["file"])
 
 
+# One spot's chart alone (`snakemake results/charts/cash/6max/100bb.json.gz`); the release writes
+# its charts with rule publish_table instead, the same bytes.
 rule chart:
     input:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
+        arrays="results/solves/{format}/{seats}max/{depth}bb/result.npz",
         schema=workflow.source_path("../schemas/chart.schema.json"),
     output:
-        chart="results/charts/{format}/{seats}max/{depth}bb.json",
+        chart="results/charts/{format}/{seats}max/{depth}bb.json.gz",
     threads: 1
     resources:
         mem_mb=2000,
@@ -29,18 +32,29 @@ rule chart:
         "../scripts/chart.py"
 
 
-# A static, self-contained HTML page per chart set (click through the nodes).
-rule viewer:
+def shipped_results_of_table(wildcards):
+    """result.json of the shipped spots of one table size (format, seats), from the summary checkpoint."""
+    prefix = f"{wildcards.format}/{wildcards.seats}max/"
+    return [f"results/solves/{name}/result.json" for name in shipped_spot_names(wildcards) if name.startswith(prefix)]
+
+
+# The charts and viewer pages of every shipped spot of one table size, in one job (one process
+# instead of two per spot); the listing names the files it wrote, for the manifest.
+rule publish_table:
     input:
-        chart="results/charts/{format}/{seats}max/{depth}bb.json",
+        results=shipped_results_of_table,
+        arrays=lambda wildcards: [p.replace("result.json", "result.npz") for p in shipped_results_of_table(wildcards)],
+        schema=workflow.source_path("../schemas/chart.schema.json"),
     output:
-        html="results/viewer/{format}/{seats}max/{depth}bb.html",
+        listing="results/listings/{format}/{seats}max.json",
+    params:
+        results_dir="results",
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=10,
+        runtime=30,
     script:
-        "../scripts/viewer.py"
+        "../scripts/publish_table.py"
 
 
 rule viewer_index:
@@ -59,7 +73,7 @@ rule viewer_index:
 rule report_plots:
     input:
         csv="results/summary.csv",
-        outcomes=expand("results/outcomes/{name}.json", name=SPOT_NAMES),
+        results=expand("results/solves/{name}/result.json", name=SPOT_NAMES),
     output:
         exploitability=report("results/report/exploitability.png", caption="../report/exploitability.rst", category="Sweep"),
         model_share=report("results/report/model_share.png", caption="../report/model_share.rst", category="Sweep"),
@@ -72,21 +86,13 @@ rule report_plots:
         "../scripts/report_plots.py"
 
 
-def published_files(wildcards):
-    """Every file of the release: the shipped spots' charts and viewers, the summary, the index
-    and the report plots."""
-    names = shipped_spot_names(wildcards)
-    return (
-        [f"results/charts/{name}.json" for name in names]
-        + [f"results/viewer/{name}.html" for name in names]
-        + ["results/summary.csv", "results/summary.parquet", "results/viewer/index.html"]
-        + list(rules.report_plots.output)
-    )
-
-
+# Every file of the release: the shipped spots' charts and viewer pages (named by the listings),
+# the summary, the index and the report plots.
 rule manifest:
     input:
-        published=published_files,
+        listings=expand("results/listings/{table}.json", table=SPOT_TABLES),
+        published=["results/summary.csv", "results/summary.parquet", "results/viewer/index.html",
+                   *rules.report_plots.output],
         equity_verified="results/equity/verified.json",  # no release from an unverified table
     output:
         manifest="results/manifest.json",
@@ -116,7 +122,6 @@ rule release:
 
 
 localrules:
-    viewer,
     viewer_index,
     report_plots,
     manifest,

@@ -2,7 +2,7 @@
 # bucket), and the range-sensitivity experiment. The generated priors are what
 # src/pokerlab/ranges/data/priors.json bundles (copy it there to update the package's default).
 
-PRIOR_CHARTS = [f"results/charts/cash/6max/{depth}bb.json" for depth in (20, 40, 100)]
+PRIOR_CHARTS = [f"results/charts/cash/6max/{depth}bb.json.gz" for depth in (20, 40, 100)]
 
 
 rule range_priors:

@@ -35,6 +35,7 @@ rule solve_spot:
         class_table=postflop_class_table_input(),
     output:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
+        arrays="results/solves/{format}/{seats}max/{depth}bb/result.npz",  # per-class arrays (pokerlab.preflop.result_file)
     params:
         state="results/solves/{format}/{seats}max/{depth}bb/solver_state.npz",
         settings=lambda wildcards: solve_settings(config["solve"], overrides_of(wildcards)),

@@ -1,5 +1,5 @@
-# The sweep: one solve per row of the spots sheet, one outcome row per solve, and the summary
-# checkpoint through which the publishing rules learn which spots shipped.
+# The sweep: one solve per row of the spots sheet, and the summary checkpoint (one outcome row per
+# solve, read from its result.json) through which the publishing rules learn which spots shipped.
 
 import pandas as pd
 
@@ -16,23 +16,14 @@ def shipped_spot_names(wildcards):
     return [spot_name(r.format, r.seats, r.depth_bb) for r in summary.itertuples() if r.status == "shipped"]
 
 
-rule spot_outcome:
-    input:
-        result="results/solves/{format}/{seats}max/{depth}bb/result.json",
-    output:
-        outcome="results/outcomes/{format}/{seats}max/{depth}bb.json",
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    script:
-        "../scripts/spot_outcome.py"
+# The table sizes of the sheet, "{format}/{n}max": the publishing rules write one table size per job.
+SPOT_TABLES = sorted({name.rsplit("/", 1)[0] for name in SPOT_NAMES})
 
 
 # Every attempted spot, shipped or rejected, with its figures; no times (see rule timings).
 checkpoint summary:
     input:
-        outcomes=expand("results/outcomes/{name}.json", name=SPOT_NAMES),
+        results=expand("results/solves/{name}/result.json", name=SPOT_NAMES),
     output:
         csv=report("results/summary.csv", caption="../report/summary.rst", category="Sweep"),
         parquet="results/summary.parquet",
@@ -61,6 +52,5 @@ rule timings:
 
 
 localrules:
-    spot_outcome,
     summary,
     timings,

@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from pokerlab.manifest import publish_release
+from pokerlab.manifest import listed_files, publish_release
 
-publish_release(Path(snakemake.output.manifest).parent, snakemake.input.published, snakemake.params.published_dirs,  # noqa: F821
-                snakemake.params.config)  # noqa: F821
+root = Path(snakemake.output.manifest).parent  # noqa: F821 (snakemake injects it)
+publish_release(root, listed_files(snakemake.input.listings, root) + list(snakemake.input.published),  # noqa: F821
+                snakemake.params.published_dirs, snakemake.params.config)  # noqa: F821

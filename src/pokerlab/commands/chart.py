@@ -13,11 +13,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "chart",
         help="draw a node of a chart as a 13x13 heatmap (PNG or SVG)",
         description="Draw the 13x13 heatmap of one decision node of a published chart "
-        "(results/charts/{format}/{n}max/{depth}bb.json): action colours split each cell by the "
+        "(results/charts/{format}/{n}max/{depth}bb.json.gz): action colours split each cell by the "
         "class's frequencies. The node is its action string: '' (the default) is the first "
         "decision, FFF is fold, fold, fold.",
     )
-    parser.add_argument("chart", help="a chart document, e.g. results/charts/cash/6max/100bb.json")
+    parser.add_argument("chart", help="a chart document, e.g. results/charts/cash/6max/100bb.json.gz")
     parser.add_argument("--node", default="", help="action string of the node (default: the first decision)")
     parser.add_argument("--out", default=None,
                         help="output .png or .svg (default: <chart stem>_<node or root>.png in the current folder)")

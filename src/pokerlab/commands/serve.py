@@ -14,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "serve",
         help="serve charts and postflop packs: read-only API + web app (loopback by default)",
-        description="Serve RESULTS_DIR's chart sets (charts/{format}/{n}max/{depth}bb.json) and postflop packs "
+        description="Serve RESULTS_DIR's chart sets (charts/{format}/{n}max/{depth}bb.json.gz) and postflop packs "
         "(packs/NAME/pack.json) as NodeDocument v1 JSON under /api/v1, the OpenAPI description at /openapi.json "
         "and the chart explorer at /.",
     )

@@ -26,7 +26,8 @@ from pokerlab.cards import N_CLASSES
 from pokerlab.fit.boards import sample_flops
 from pokerlab.fit.endings import FlopEnding, spot_endings
 from pokerlab.fit.settings import FitSettings
-from pokerlab.io import atomic_path, read_json
+from pokerlab.io import atomic_path
+from pokerlab.preflop.result_file import read_result
 from pokerlab.preflop.spot import Sizing
 
 REACH_DECIMALS = 6
@@ -53,7 +54,7 @@ def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, setti
     """Walk each spot's solve to its flop endings and write the three plan tables (see module)."""
     spot_rows, ending_rows, board_rows = [], [], []
     for name in settings.spot_names:
-        found = spot_endings(read_json(result_paths[name], "preflop result"), sizing)
+        found = spot_endings(read_result(result_paths[name]), sizing)
         chosen = found.endings[: settings.endings_per_spot]
         measured = sum(e.reach for e in chosen)
         spot_rows.append({"spot": name, "flop_mass": found.flop_mass, "three_way_share": found.three_way_share,

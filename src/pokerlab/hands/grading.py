@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab import cards
-from pokerlab.charts import load_chart, node_frequencies
+from pokerlab.charts import CHART_SUFFIX, load_chart, node_frequencies
 from pokerlab.encoding import decode_scaled
 from pokerlab.hands.model import Hand
 from pokerlab.hands.tables import chart_letter
@@ -118,7 +118,7 @@ class Chart:
 
 
 class ChartLibrary:
-    """Charts under a folder (``{format}/{n}max/{depth}bb.json``), loaded on first use."""
+    """Charts under a folder (``{format}/{n}max/{depth}bb.json.gz``), loaded on first use."""
 
     def __init__(self, root: str | os.PathLike = "results/charts"):
         self.root = Path(root)
@@ -127,7 +127,7 @@ class ChartLibrary:
     def get(self, fmt: str, seats: int, depth: float) -> Chart | None:
         key = (fmt, seats, float(depth))
         if key not in self._cache:
-            path = self.root / fmt / f"{seats}max" / f"{depth:g}bb.json"
+            path = self.root / fmt / f"{seats}max" / f"{depth:g}bb{CHART_SUFFIX}"
             self._cache[key] = Chart(path) if path.is_file() else None
         return self._cache[key]
 

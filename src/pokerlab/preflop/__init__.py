@@ -10,7 +10,8 @@ Modules, in the order the data flows:
   :mod:`~pokerlab.preflop.kernels` its Numba passes; :mod:`~pokerlab.preflop.solver_icm` the
   ICM variant;
 - :mod:`~pokerlab.preflop.readout`: per-node strategy, EVs and arrive-with under the average;
-- :mod:`~pokerlab.preflop.solve`: re-solve until the bar, checkpoints, the result file.
+- :mod:`~pokerlab.preflop.solve`: re-solve until the bar, checkpoints, the result document;
+  :mod:`~pokerlab.preflop.result_file` writes and reads it (``result.json`` + ``result.npz``).
 
 The package imports nothing at import time, so ``import pokerlab.preflop.spot`` stays cheap.
 """

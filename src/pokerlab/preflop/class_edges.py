@@ -40,11 +40,17 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from pokerlab.cards import N_CLASSES, class_name, parse_class as class_index
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas is imported where a table is read or built, not at import: every solve job imports this
+# module and only model v2 reads a table (pandas is about a third of a solve job's start-up).
 
 ROLES = ("ip", "oop")
 TABLE_COLUMNS = ("spr_min", "spr_max", "role", "class", "deviation")
@@ -114,6 +120,8 @@ def read_class_table(path: str | os.PathLike) -> ClassEdges:
         raise ValueError(f"solve.postflop.class_table: {path.as_posix()} is not a file")
     raw = path.read_bytes()
     notes = [line[1:].strip() for line in raw.decode().splitlines() if line.startswith("#")]
+    import pandas as pd
+
     frame = pd.read_csv(path, sep="\t", comment="#", dtype={"class": str, "role": str})
     missing = [c for c in TABLE_COLUMNS if c not in frame.columns]
     if missing:
@@ -156,6 +164,8 @@ def fit_class_table(realisation: pd.DataFrame, min_hands: int = 1) -> pd.DataFra
     Returns a frame with :data:`TABLE_COLUMNS` plus ``raw``, ``se``, ``hands``, ``measurements``,
     ``shrink`` (the factor applied), sorted by role then class index, all 169 classes per role.
     """
+    import pandas as pd
+
     need = {"class", "role", "realisation", "se", "hands", "measurements"}
     missing = need - set(realisation.columns)
     if missing:
@@ -207,6 +217,8 @@ def class_table_from_file(realisation_path: str | os.PathLike, table_path: str |
     """Read the fit's ``class_realisation.tsv``, fit the class table (:func:`fit_class_table`) and
     write it with its provenance: the source file's name and SHA-256 and the shrinkage rule."""
     raw = Path(realisation_path).read_bytes()
+    import pandas as pd
+
     table = fit_class_table(pd.read_csv(realisation_path, sep="\t"), min_hands=min_hands)
     usable = table[table["shrink"] > 0]
     notes = [

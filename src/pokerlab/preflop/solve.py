@@ -38,6 +38,7 @@ from pokerlab.io import atomic_path, check_writable, compact_json_bytes, write_b
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
 from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
+from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.solver_icm import make_solver
 from pokerlab.preflop.spot import Sizing, Spot, load_sizing
@@ -311,8 +312,9 @@ def fingerprint_tables(win: np.ndarray, tie: np.ndarray) -> str:
 
 
 def result_bytes(result: dict[str, Any]) -> bytes:
-    """The canonical bytes of a result document (what ``result.json`` holds): compact JSON
-    (:func:`pokerlab.io.compact_json_bytes`)."""
+    """The canonical bytes of a whole result document, per-class arrays inline: compact JSON
+    (:func:`pokerlab.io.compact_json_bytes`). What two solves are compared by; on disk the
+    document is split into ``result.json`` and ``result.npz`` (:mod:`pokerlab.preflop.result_file`)."""
     return compact_json_bytes(result)
 
 
@@ -326,7 +328,8 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
                        shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None,
                        payouts_path: str | os.PathLike | None = None, keep_state: bool = True) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
-    default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` atomically (the
+    default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` and its arrays
+    ``result.npz`` atomically (:func:`pokerlab.preflop.result_file.write_result`; the
     rule and the command line both come here). Inputs, and that the outputs can be written, are
     checked first.
 
@@ -347,7 +350,7 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
     table = load_equity_table(table_path)
     result = solve_spot(spot, sizing, table.win, table.tie, settings, state_path=state_path,
                         shove_or_fold=shove_or_fold, progress=progress, payouts=payouts)
-    write_bytes_atomic(result_path, result_bytes(result))
+    write_result(result_path, result)
     if state_path is not None:
         marker = _removed_marker(state_path)
         if not keep_state and result["status"] == "shipped" and state_path.exists():

@@ -120,9 +120,9 @@ class Range:
     def from_chart(cls, chart: "str | os.PathLike | dict", node_id: str, action: str) -> "Range":
         """The combos that take ``action`` at node ``node_id`` of a published chart set.
 
-        ``chart`` is a chart document (``results/charts/{format}/{n}max/{depth}bb.json``) or its
+        ``chart`` is a chart document (``results/charts/{format}/{n}max/{depth}bb.json.gz``) or its
         path; the weights are the decoded frequencies (quantised to 1/90). The BTN's 6-max
-        100bb opening range is ``Range.from_chart("results/charts/cash/6max/100bb.json", "FFF", "R")``.
+        100bb opening range is ``Range.from_chart("results/charts/cash/6max/100bb.json.gz", "FFF", "R")``.
         Like :meth:`from_node`, this is the actor's policy at the node (how often each class takes
         the action), not weighted by how often the actor arrives there with it.
         """

@@ -1,7 +1,7 @@
 """The read-only HTTP API over a results directory, and the web app's static files (Starlette).
 
 What it serves from ``RESULTS_DIR``
-    * chart sets: ``charts/{format}/{n}max/{depth}bb.json`` (published preflop charts);
+    * chart sets: ``charts/{format}/{n}max/{depth}bb.json.gz`` (published preflop charts, gzipped);
     * packs: ``packs/{name}/pack.json`` (postflop solves, :mod:`pokerlab.serve.pack`), and the
       fit's solves ``fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack/pack.json`` as packs named
       ``fit.{format}.{n}max.{depth}bb.eR.bN``;
@@ -48,6 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pokerlab import __version__
+from pokerlab.charts import CHART_SUFFIX, parse_chart
 from pokerlab.serve.documents import SCHEMA_VERSION
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -126,8 +127,8 @@ class Catalogue:
         self.charts: dict[str, Path] = {}
         charts = self.root / "charts"
         if charts.is_dir():
-            for path in sorted(charts.glob("*/*/*.json")):
-                fmt, table, stem = path.relative_to(charts).parts[0], path.parent.name, path.stem
+            for path in sorted(charts.glob(f"*/*/*{CHART_SUFFIX}")):
+                fmt, table, stem = path.relative_to(charts).parts[0], path.parent.name, path.name[: -len(CHART_SUFFIX)]
                 if FORMAT_RE.match(fmt) and TABLE_RE.match(table) and DEPTH_RE.match(stem) and self._inside(path):
                     self.charts[f"{fmt}/{table}/{stem}"] = path
         self.packs: dict[str, Pack] = {}
@@ -178,13 +179,10 @@ class Catalogue:
         def load():
             from pokerlab.serve.documents import preflop_tree
 
+            rel = f"charts/{key}{CHART_SUFFIX}"
             data = self.charts[key].read_bytes()
-            try:
-                doc = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"chart file charts/{key}.json is not valid JSON: {exc}") from None
+            doc = parse_chart(data, rel)
             digest = hashlib.sha256(data).hexdigest()
-            rel = f"charts/{key}.json"
             listed = self.manifest.get(rel) == digest
             provenance = {
                 "campaign": "pokerlab-release",
@@ -196,7 +194,7 @@ class Catalogue:
             try:
                 tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
             except (KeyError, TypeError) as exc:
-                raise ValueError(f"chart file charts/{key}.json is not a pokerlab-chart/1 document "
+                raise ValueError(f"chart file {rel} is not a pokerlab-chart/1 document "
                                  f"(missing or bad {exc})") from None
             return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
 

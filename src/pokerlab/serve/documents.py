@@ -407,36 +407,16 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads((SCHEMA_DIR / name).read_text())
 
 
-_VALIDATORS: dict[tuple[str, bool], Any] = {}
-
-
 def validate_document(doc: dict[str, Any], strict: bool = False) -> None:
     """Raise ``ValueError`` naming the first place ``doc`` breaks its schema (the preflop
     variant for ``street == "preflop"``).
 
     A document of 1,326 combos takes jsonschema about half a second, so the check runs on a
-    compiled validator (fastjsonschema, ~100x faster) when it is installed and falls back to
-    jsonschema (Draft 2020-12) for the error message, or always with ``strict``."""
-    import jsonschema
+    compiled validator first (:func:`pokerlab.schema_check.first_problem`; ``strict``: jsonschema
+    alone)."""
+    from pokerlab.schema_check import first_problem
 
     name = PREFLOP_SCHEMA if doc.get("street") == "preflop" else POSTFLOP_SCHEMA
-    if not strict:
-        if (name, True) not in _VALIDATORS:
-            try:
-                import fastjsonschema
-            except ImportError:
-                fastjsonschema = None
-            _VALIDATORS[(name, True)] = fastjsonschema.compile(load_schema(name)) if fastjsonschema else None
-        fast = _VALIDATORS[(name, True)]
-        if fast is not None:
-            try:
-                fast(doc)
-                return
-            except Exception:  # noqa: BLE001 - fall through to jsonschema for a readable message
-                pass
-    if (name, False) not in _VALIDATORS:
-        _VALIDATORS[(name, False)] = jsonschema.Draft202012Validator(load_schema(name))
-    error = jsonschema.exceptions.best_match(_VALIDATORS[(name, False)].iter_errors(doc))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(document)"
-        raise ValueError(f"node document ({name}): {where}: {error.message[:300]}")
+    problem = first_problem(doc, load_schema(name), strict=strict)
+    if problem is not None:
+        raise ValueError(f"node document ({name}): {problem}")

@@ -32,10 +32,20 @@ const PLChart = (() => {
     return {actions, cells};
   }
 
+  /* A chart file's document: published charts are gzipped (.json.gz). A server that labels the
+     file Content-Encoding: gzip has the browser inflate it already; otherwise the bytes still
+     start with gzip's magic number and are inflated here. Plain JSON reads as it is. */
+  async function readChart(response) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return JSON.parse(new TextDecoder().decode(bytes));
+    const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return JSON.parse(await new Response(inflated).text());
+  }
+
   function mount(href) {
     const $ = id => document.getElementById(id);
     const fail = text => { $('status').textContent = text; };
-    fetch(href).then(r => { if (!r.ok) throw new Error(`${href}: HTTP ${r.status}`); return r.json(); }).then(chart => {
+    fetch(href).then(r => { if (!r.ok) throw new Error(`${href}: HTTP ${r.status}`); return readChart(r); }).then(chart => {
       const byId = new Map(chart.nodes.map(n => [n.id, n]));
       let cursor = 0;
       function show(id) {
