@@ -33,10 +33,11 @@ Threads
     cards of a turn root) are independent: each reads and writes only the state stored for
     its own card. A walk therefore runs in three passes (``_iterate``): the root street is
     walked to record the reach arriving at each deal, the dealt subtrees are walked as
-    parallel jobs (``numba.prange``, as many threads as ``numba.get_num_threads()``, each
-    taking the next job from a shared counter, largest subtrees first), and the root street
-    is walked again, adding the jobs' values in card order. Nothing depends on which thread
-    ran which job, so 1 or 2 threads give the same bytes.
+    parallel jobs (``numba.prange`` in ``_run_jobs_parallel``, as many threads as
+    ``numba.get_num_threads()``, each taking the next job from a shared counter, largest
+    subtrees first), and the root street is walked again, adding the jobs' values in card
+    order. Nothing depends on which thread ran which job, so 1 or 2 threads give the same
+    bytes. With one thread, or on a river root (no deal), no parallel code runs at all.
 
 Suit isomorphism
     When a suit permutation maps the board and both ranges onto themselves, a chance node
