@@ -2,6 +2,7 @@
 and its fast path against the bitmask reference it is built from: same values on every hand."""
 
 import itertools
+import warnings
 
 import eval7
 import numpy as np
@@ -191,3 +192,19 @@ def test_fast_path_equals_reference_on_every_seven_card_hand():
     hands, mismatches = _count_mismatches_over_all_seven_card_hands(E.CARD_BITS, E.POPCOUNT, E.HIGHBIT,
                                                                     E.STRAIGHT_HIGH)
     assert (hands, mismatches) == (133_784_560, 0)
+
+
+def test_corrupt_table_cache_is_rebuilt_with_a_warning(tmp_path):
+    built = E._fast_tables(tmp_path)  # nothing cached yet: built and written
+    (cached,) = tmp_path.glob("evaluator-tables-*.npz")
+    cached.write_bytes(b"not a zip archive")
+    with pytest.warns(RuntimeWarning, match="corrupt table cache"):
+        rebuilt = E._fast_tables(tmp_path)
+    assert all(np.array_equal(a, b) for a, b in zip(built, rebuilt))
+    cached.write_bytes(cached.read_bytes()[:-100])  # the rewritten cache, truncated
+    with pytest.warns(RuntimeWarning, match="corrupt table cache"):
+        E._fast_tables(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reread = E._fast_tables(tmp_path)  # rewritten again: read back without a warning
+    assert all(np.array_equal(a, b) for a, b in zip(built, reread))

@@ -37,6 +37,8 @@ evaluator is inlined), so delete the ``__pycache__`` directories after editing i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit, prange
 
@@ -253,21 +255,27 @@ def _build_fast_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return suit_rank_key, flush_rank, row_base, multiset_rank
 
 
-def _fast_tables() -> tuple[np.ndarray, ...]:
-    """``_build_fast_tables()``, kept in ``__pycache__`` under a digest of this file's source, so
-    that a process importing the evaluator reads them instead of building them (about 0.3 s,
-    a third of a postflop solve's start-up); any failure to read or write falls back to building."""
+def _fast_tables(cache_dir: Path | None = None) -> tuple[np.ndarray, ...]:
+    """``_build_fast_tables()``, kept in ``cache_dir`` (default: this file's ``__pycache__``)
+    under a digest of this file's source, so that a process importing the evaluator reads them
+    instead of building them (about 0.3 s, a third of a postflop solve's start-up). A missing
+    or unreadable cache file is rebuilt; a corrupt one (not a zip archive, a table missing or
+    truncated) too, with a warning; a failure to write is ignored."""
     import hashlib
     import os
-    from pathlib import Path
+    import warnings
+    import zipfile
 
     source = Path(__file__)
     names = ("suit_rank_key", "flush_rank", "row_base", "multiset_rank")
     try:
-        path = source.parent / "__pycache__" / f"evaluator-tables-{hashlib.sha256(source.read_bytes()).hexdigest()[:16]}.npz"
+        folder = source.parent / "__pycache__" if cache_dir is None else Path(cache_dir)
+        path = folder / f"evaluator-tables-{hashlib.sha256(source.read_bytes()).hexdigest()[:16]}.npz"
         with np.load(path) as stored:
             return tuple(stored[name] for name in names)
-    except (OSError, KeyError, ValueError):
+    except (zipfile.BadZipFile, EOFError, KeyError, ValueError) as error:
+        warnings.warn(f"evaluator: rebuilding the corrupt table cache {path} ({error!r})", RuntimeWarning, stacklevel=2)
+    except OSError:  # missing or unreadable: build it
         pass
     tables = _build_fast_tables()
     try:

@@ -33,10 +33,11 @@ Threads
     cards of a turn root) are independent: each reads and writes only the state stored for
     its own card. A walk therefore runs in three passes (``_iterate``): the root street is
     walked to record the reach arriving at each deal, the dealt subtrees are walked as
-    parallel jobs (``numba.prange``, as many threads as ``numba.get_num_threads()``, each
-    taking the next job from a shared counter, largest subtrees first), and the root street
-    is walked again, adding the jobs' values in card order. Nothing depends on which thread
-    ran which job, so 1 or 2 threads give the same bytes.
+    parallel jobs (``numba.prange`` in ``_run_jobs_parallel``, as many threads as
+    ``numba.get_num_threads()``, each taking the next job from a shared counter, largest
+    subtrees first), and the root street is walked again, adding the jobs' values in card
+    order. Nothing depends on which thread ran which job, so 1 or 2 threads give the same
+    bytes. With one thread, or on a river root (no deal), no parallel code runs at all.
 
 Suit isomorphism
     When a suit permutation maps the board and both ranges onto themselves, a chance node
@@ -209,9 +210,20 @@ def _fill_reach(dst, src, cards, c):
         dst[h] = 0.0 if (cards[h, 0] == c or cards[h, 1] == c) else src[h]
 
 
+@njit(cache=True)
+def _workspace(n_t, n_o, max_depth, max_actions):
+    """The arrays a walk of a traverser with ``n_t`` hands against ``n_o`` works in (see ``_walk``):
+    allocated once per pass and thread, not once per walk (a turn root's ~150 jobs per pass are
+    each a river street of a few microseconds). Nothing in them needs clearing between walks."""
+    n_wide = max(n_t, n_o)
+    return (np.empty((max_depth, n_o)), np.empty((max_depth, n_t)), np.empty((max_depth, n_t)),
+            np.empty((max_depth, max_actions, n_t)), np.empty((max_depth, max_actions + 1, n_wide)),
+            np.empty(52), np.empty((6, max_depth), np.int64), np.empty((max_depth, 52, n_t)))
+
+
 @njit(cache=True, fastmath=True)
-def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, split, G, R, S, disc, max_depth, max_actions,
-          rec_opp, rec_own, job_vals):
+def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, split, G, R, S, disc,
+          rec_opp, rec_own, job_vals, workspace):
     """Counterfactual values of ``trav``'s hands at node ``start`` (a depth-first walk, explicit stack).
 
     Each stack level ``sp`` holds a node, the dealt cards ``d1, d2`` that reach it, the
@@ -225,6 +237,9 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
     the first node after the deal of ``first_card``), which holds no such chance node. A walk
     may also start below two deals (``first_card``, ``second_card``; -1 for none): the read-out
     of a later street's node (``PostflopSolver.subtree_values``).
+
+    ``workspace`` comes from :func:`_workspace` (this traverser's hand counts); the values are
+    returned as a view of it, valid until its next walk.
     """
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
@@ -234,23 +249,14 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
     tab_t, tab_o, nv_t, nv_o = tables[trav], tables[opp], n_valid[trav], n_valid[opp]
     cards_t, cards_o = cards[trav], cards[opp]
     n_t, n_o = cards_t.shape[0], cards_o.shape[0]
-    n_wide = max(n_t, n_o)
-    opp_r = np.empty((max_depth, n_o))
-    own_r = np.empty((max_depth, n_t))
-    out = np.empty((max_depth, n_t))
-    cfv = np.empty((max_depth, max_actions, n_t))
-    sig = np.empty((max_depth, max_actions + 1, n_wide))  # + a scratch row
-    card_acc = np.empty(52)
-    f_node = np.zeros(max_depth, np.int64)
-    f_step = np.zeros(max_depth, np.int64)
-    f_d1 = np.full(max_depth, -1, np.int64)
-    f_d2 = np.full(max_depth, -1, np.int64)
-    f_card = np.zeros(max_depth, np.int64)
-    dealt_out = np.empty((max_depth, 52, n_t))  # a chance node's values per dealt card
-    f_base = np.zeros(max_depth, np.int64)
+    # per stack level: reaches, values, children's values, strategy (+ a scratch row), frame
+    # fields, and a chance node's values per dealt card
+    opp_r, own_r, out, cfv, sig, card_acc, frames, dealt_out = workspace
+    f_node, f_step, f_d1, f_d2, f_card, f_base = frames[0], frames[1], frames[2], frames[3], frames[4], frames[5]
     opp_r[0] = opp_root
     own_r[0] = own_root
     f_node[0] = start
+    f_step[0] = 0
     f_d1[0] = first_card
     f_d2[0] = second_card
     sp = 0
@@ -415,36 +421,48 @@ def _walk(trav, mode, qty, opp_root, own_root, start, first_card, second_card, s
                             reg[h] = r * (pos if r > 0.0 else neg) + (cfv[sp, a, h] - value[h])
                             ssum[h] = ssum[h] * gam + own_r[sp, h] * sig[sp, a, h]
         sp -= 1
-    return out[0].copy()
+    return out[0]
 
 
-# Only the explicit prange is parallel: left on, Numba would also turn the per-walk np.zeros
-# into parallel loops, waking the threads three times per walk even when the root street has
-# no deal to share out (a river root ran 12x slower on 2 threads than on 1).
+@njit(cache=True, fastmath=True)
+def _run_jobs(worker, trav, mode, qty, G, R, S, disc, max_depth, max_actions, rec_opp, rec_own, job_vals, next_job,
+              ticks):
+    """Walk the root street's dealt subtrees (see ``_iterate``), taking jobs from the shared
+    counter ``next_job`` until none is left; adds this worker's busy ticks and job count to
+    ``ticks[1 + worker]``."""
+    cards, chance_nodes, jobs, first_child = G[10], G[19], G[20], G[4]
+    cards_t, cards_o = cards[trav], cards[1 - trav]
+    n_t, n_o = cards_t.shape[0], cards_o.shape[0]
+    workspace = _workspace(n_t, n_o, max_depth, max_actions)
+    opp_j = np.empty(n_o)
+    own_j = np.empty(n_t)
+    mine = ticks[1 + worker]
+    while True:
+        j = _fetch_add(next_job, 1)
+        if j >= jobs.shape[0]:
+            break
+        tj = _ticks()
+        ci, c = jobs[j, 0], jobs[j, 1]
+        _fill_reach(opp_j, rec_opp[ci], cards_o, c)
+        _fill_reach(own_j, rec_own[ci], cards_t, c)
+        job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, -1, JOB, G, R, S, disc,
+                            rec_opp, rec_own, job_vals, workspace)
+        mine[0] += _ticks() - tj
+        mine[1] += 1
+
+
+# Only the explicit prange is parallel. The function holds nothing else: Numba turns an
+# np.zeros in a parallel function into a parallel loop even with "numpy" off, and a river root
+# (no deal to share out) ran 3x slower on 2 threads than on 1 when the walk's allocations
+# lived in the parallel function.
 PRANGE_ONLY = {"comprehension": False, "reduction": False, "inplace_binop": False, "setitem": False,
                "numpy": False, "stencil": False, "fusion": False, "prange": True}
 
 
 @njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
-def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions, n_threads, ticks):
-    """Run one DCFR iteration per row of ``discounts`` (see :func:`dcfr_discounts`; mode TRAIN)
-    or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the players in
-    ``travs`` in turn; returns the root values (see ``_walk``) of the last walk, net of half the
-    pot for VALUE.
-
-    A walk is three passes when the root street has chance nodes: RECORD walks the root
-    street and keeps the reach arriving at each deal; the dealt subtrees are walked as jobs in
-    parallel (one per chance node and representative card; job ``j`` writes only
-    ``job_vals[j]`` and the state slots of its own card, so the results do not depend on the
-    number of threads or on which thread ran which job); REPLAY walks the root street again,
-    summing the jobs' values in card order. Each thread takes the next job from a shared counter
-    (the jobs are listed largest subtree first), so a thread slowed by other work on its core
-    does fewer jobs instead of holding the others up at the end of the pass.
-
-    ``n_threads`` is Numba's current thread count (a compiled function reading it could not
-    be cached). ``ticks`` ((1 + threads, 2) int64) gathers time-stamp-counter ticks: row 0 the
-    root street's passes, row ``1 + i`` worker ``i``'s time in jobs and its number of jobs.
-    """
+def _run_jobs_parallel(n_workers, trav, mode, qty, G, R, S, disc, max_depth, max_actions, rec_opp, rec_own,
+                       job_vals, next_job, ticks):
+    """:func:`_run_jobs` on ``n_workers`` threads (``numba.prange``, one worker per thread)."""
     # a parallel loop cannot take tuples of arrays from outside: unpack here, rebuild inside
     (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
      pot, cards, same, tables, n_valid, board_index, iso_card, iso_id, iso_perm,
@@ -457,47 +475,63 @@ def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actio
     perm_0, perm_1 = iso_perm
     reg_0, reg_1 = R
     sum_0, sum_1 = S
+    for worker in prange(n_workers):  # static schedule: one per thread
+        G_j = (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
+               pot, (cards_0, cards_1), (same_0, same_1), (tables_0, tables_1),
+               (n_valid_0, n_valid_1), board_index, iso_card, iso_id, (perm_0, perm_1),
+               chance_ix, chance_nodes, jobs, job_of, runout_ix, (run_0, run_1))
+        _run_jobs(worker, trav, mode, qty, G_j, (reg_0, reg_1), (sum_0, sum_1), disc, max_depth, max_actions,
+                  rec_opp, rec_own, job_vals, next_job, ticks)
+
+
+@njit(cache=True, fastmath=True)
+def _iterate(G, R, S, weights, discounts, mode, qty, travs, max_depth, max_actions, n_workers, ticks):
+    """Run one DCFR iteration per row of ``discounts`` (see :func:`dcfr_discounts`; mode TRAIN)
+    or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the players in
+    ``travs`` in turn; returns the root values (see ``_walk``) of the last walk, net of half the
+    pot for VALUE.
+
+    A walk is three passes when the root street has chance nodes: RECORD walks the root
+    street and keeps the reach arriving at each deal; the dealt subtrees are walked as jobs (one
+    per chance node and representative card; job ``j`` writes only ``job_vals[j]`` and the
+    state slots of its own card, so the results do not depend on the number of threads or on
+    which thread ran which job); REPLAY walks the root street again, summing the jobs' values
+    in card order. With ``n_workers`` > 1 the jobs run on that many threads, each taking the
+    next job from a shared counter (the jobs are listed largest subtree first), so a thread
+    slowed by other work on its core does fewer jobs instead of holding the others up at the
+    end of the pass; with 1 they run on the calling thread.
+
+    ``ticks`` ((1 + threads, 8) int64, one cache line per row) gathers time-stamp-counter ticks:
+    ``ticks[0, 0]`` the root street's passes, ``ticks[1 + i, :2]`` worker ``i``'s time in jobs
+    and its number of jobs.
+    """
+    chance_nodes, jobs = G[19], G[20]
     n_chance = chance_nodes.size
     values = np.zeros(0)
     for t in range(discounts.shape[0]):
-        pos, neg, gam = discounts[t, 0], discounts[t, 1], discounts[t, 2]
+        disc = (discounts[t, 0], discounts[t, 1], discounts[t, 2])
         for trav in travs:
             opp_w, own_w = weights[1 - trav], weights[trav]
             n_t, n_o = own_w.size, opp_w.size
+            workspace = _workspace(n_t, n_o, max_depth, max_actions)
             rec_opp = np.zeros((n_chance, n_o))
             rec_own = np.zeros((n_chance, n_t))
             job_vals = np.zeros((jobs.shape[0], n_t))
             t0 = _ticks()
             if n_chance > 0:
-                _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, RECORD, G, R, S, (pos, neg, gam),
-                      max_depth, max_actions, rec_opp, rec_own, job_vals)
+                _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, RECORD, G, R, S, disc, rec_opp, rec_own, job_vals,
+                      workspace)
                 ticks[0, 0] += _ticks() - t0
-                n_jobs = jobs.shape[0]
                 next_job = np.zeros(1, np.int64)
-                for worker in prange(min(n_threads, n_jobs)):  # static schedule: one per thread
-                    G_j = (kind, actor, board_len, invest, first_child, n_children, offset, root_mask, slot,
-                           pot, (cards_0, cards_1), (same_0, same_1), (tables_0, tables_1),
-                           (n_valid_0, n_valid_1), board_index, iso_card, iso_id, (perm_0, perm_1),
-                           chance_ix, chance_nodes, jobs, job_of, runout_ix, (run_0, run_1))
-                    mine = ticks[1 + worker]
-                    opp_j = np.empty(n_o)
-                    own_j = np.empty(n_t)
-                    while True:
-                        j = _fetch_add(next_job, 1)
-                        if j >= n_jobs:
-                            break
-                        tj = _ticks()
-                        ci, c = jobs[j, 0], jobs[j, 1]
-                        _fill_reach(opp_j, rec_opp[ci], cards_1 if trav == 0 else cards_0, c)
-                        _fill_reach(own_j, rec_own[ci], cards_0 if trav == 0 else cards_1, c)
-                        job_vals[j] = _walk(trav, mode, qty, opp_j, own_j, first_child[chance_nodes[ci]], c, -1, JOB,
-                                            G_j, (reg_0, reg_1), (sum_0, sum_1), (pos, neg, gam),
-                                            max_depth, max_actions, rec_opp, rec_own, job_vals)
-                        mine[0] += _ticks() - tj
-                        mine[1] += 1
+                if n_workers > 1:
+                    _run_jobs_parallel(min(n_workers, jobs.shape[0]), trav, mode, qty, G, R, S, disc, max_depth,
+                                       max_actions, rec_opp, rec_own, job_vals, next_job, ticks)
+                else:
+                    _run_jobs(0, trav, mode, qty, G, R, S, disc, max_depth, max_actions, rec_opp, rec_own, job_vals,
+                              next_job, ticks)
                 t0 = _ticks()
-            values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, REPLAY, G, R, S, (pos, neg, gam),
-                           max_depth, max_actions, rec_opp, rec_own, job_vals)
+            values = _walk(trav, mode, qty, opp_w, own_w, 0, -1, -1, REPLAY, G, R, S, disc, rec_opp, rec_own,
+                           job_vals, workspace).copy()
             ticks[0, 0] += _ticks() - t0
     return values
 
@@ -763,7 +797,7 @@ class PostflopSolver:
         self._limits = (tree.depth + 1, max(1, int(tree.n_children[tree.decision_nodes()].max())))
         self.iterations = 0
         self.seconds = 0.0
-        self.ticks = np.zeros((numba.config.NUMBA_NUM_THREADS + 1, 2), np.int64)  # see _iterate
+        self.ticks = np.zeros((numba.config.NUMBA_NUM_THREADS + 1, 8), np.int64)  # see _iterate
         self.phase_seconds = {"train": 0.0, "exploitability": 0.0, "read-out": 0.0}
         self._compat = tuple(self._compatible(p) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
@@ -787,8 +821,8 @@ class PostflopSolver:
             return
         start = time.perf_counter()
         discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
-        _iterate(self._G, self._R, self._S, self.weights, discounts, TRAIN, VALUE,
-                   np.array([0, 1]), *self._limits, numba.get_num_threads(), self.ticks)
+        _iterate(self._G, self._R, self._S, self.weights, discounts, TRAIN, VALUE, np.array([0, 1]), *self._limits,
+                 numba.get_num_threads(), self.ticks)
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
         self.phase_seconds["train"] += time.perf_counter() - start
@@ -910,8 +944,8 @@ class PostflopSolver:
             raise ValueError(f"no strategy is stored after {dealt}: a suit-isomorphic deal stands for it")
         n_chance = max(1, int(self._G[19].size))
         return _walk(player, EVALUATE, VALUE, opp, np.ones(n_t), int(start), d1, d2, JOB, self._G, self._R, self._S,
-                     (1.0, 1.0, 1.0), *self._limits, np.zeros((n_chance, n_o)), np.zeros((n_chance, n_t)),
-                     np.zeros((1, n_t)))
+                     (1.0, 1.0, 1.0), np.zeros((n_chance, n_o)), np.zeros((n_chance, n_t)), np.zeros((1, n_t)),
+                     _workspace(n_t, n_o, *self._limits)).copy()
 
     def compatible_reach(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
         """Per hand of ``player``: the opponent reach held by combos sharing no card with it."""
