@@ -1,6 +1,6 @@
 # Two entry points, each doing all set-up on a fresh machine:
 #   make run    # the main job on the default config: the whole 512-spot sweep and its release
-#               # (snakemake --cores all --scheduler greedy --keep-going --rerun-incomplete all; rerun to resume)
+#               # (snakemake --cores all --keep-going --rerun-incomplete all; rerun to resume)
 #   make quick  # the same chain on eight small spots (two per format) (config/quick.yaml), a few minutes
 #   make test   # the test suite
 # The virtualenv is (re)built whenever pyproject.toml changes.
@@ -21,10 +21,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --scheduler greedy --keep-going --rerun-incomplete all
+	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete all
 
 quick: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --scheduler greedy --keep-going --rerun-incomplete release --configfile config/quick.yaml
+	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete release --configfile config/quick.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
