@@ -34,12 +34,11 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=None, help="Numba threads (default: all)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
-    from pokerlab.cards import parse_cards
     from pokerlab.fit import measure
     from pokerlab.fit.plan import read_job
+    from pokerlab.fit.run import job_spot
     from pokerlab.fit.settings import FitSettings
     from pokerlab.fit.solves import measurement_table
-    from pokerlab.postflop.game import PostflopSpot
     from pokerlab.postflop.solver import PostflopSolver, solve_spot
 
     with open(os.path.join(args.workdir, "config/config.yaml")) as fh:
@@ -57,8 +56,7 @@ def main() -> int:
             print(f"{key}: the spot has no such ending")
             continue
         e = job.ending
-        oop, ip = e.combo_ranges(settings.min_class_reach)
-        spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip, settings.bet_tree)
+        spot = job_spot(job, settings)
         control = solve_spot(spot.without_stacks(), 0.0, 1, threads=args.threads)
         solver = PostflopSolver(spot)
         record = {"key": key, "spot": key.rsplit("/", 2)[0], "rank": job.rank, "heldout": job.heldout, "reach": e.reach,

@@ -31,6 +31,14 @@ from pokerlab.preflop.payoffs import PostflopModel
 FIGURE_DECIMALS = 6
 
 
+def job_spot(job, settings: FitSettings) -> PostflopSpot:
+    """The postflop game of a fit job (:func:`pokerlab.fit.plan.read_job`) with an ending: its
+    ranges (classes under ``min_class_reach`` left out), pot and stack in bb, board and bet tree."""
+    e = job.ending
+    oop, ip = e.combo_ranges(settings.min_class_reach)
+    return PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip, settings.bet_tree)
+
+
 def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key: str, settings: FitSettings,
               out_path: str | os.PathLike, threads: int | None = None, pack: bool = True) -> None:
     """Measure job ``key`` (``{spot}/e{rank}/b{board}``) and write its Parquet file, and (``pack``,
@@ -51,8 +59,7 @@ def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key
         write_measurement(out_path, empty_measurement(), {**record, "missing": True})
         return
     e = job.ending
-    oop, ip = e.combo_ranges(settings.min_class_reach)
-    spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip, settings.bet_tree)
+    spot = job_spot(job, settings)
     print(f"{key}: ending {e.node} ({e.oop} vs {e.ip}) on {job.board}, pot {e.pot_bb:g}bb, {e.behind_bb:g}bb behind, "
           f"{int((spot.oop_range > 0).sum())} x {int((spot.ip_range > 0).sum())} combos, {settings.backend} to "
           f"{settings.accuracy_pct_pot:g}% of the pot", file=sys.stderr, flush=True)
