@@ -91,7 +91,7 @@ def test_a_chart_file_is_deterministic_gzip_of_the_compact_document(shipped, tmp
     result, path = shipped
     doc = write_chart(path, tmp_path / "c.json.gz")
     data = (tmp_path / "c.json.gz").read_bytes()
-    assert data[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # no name, mtime 0, level 9, OS unknown
+    assert data[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, mtime 0, default level flag (6), OS unknown
     assert gzip.decompress(data) == compact_json_bytes(doc) and load_chart(tmp_path / "c.json.gz") == doc
     time.sleep(1.1)
     write_chart(path, tmp_path / "d.json.gz")
@@ -271,18 +271,28 @@ def test_a_result_with_inline_arrays_still_reads(shipped, tmp_path):
 
 
 def test_one_job_per_table_writes_the_bytes_of_one_job_per_spot(equity_table, shipped, tmp_path):
-    """write_published_spots (rule publish_table) gives each spot the chart and page that
-    write_chart and write_viewer give it alone, and lists them for the manifest."""
+    """write_published_spots (rule publish_table) gives each shipped spot the chart and page that
+    write_chart and write_viewer give it alone, publishes nothing of a rejected one, and lists
+    what it wrote for the manifest. The chart is the same made from inline arrays or apart."""
+    from pokerlab.preflop.result_file import read_result_matrices
     from pokerlab.viewer import write_viewer
 
     other = solve_spot(Spot("cash", 3, 10), load_sizing(None), equity_table.win, equity_table.tie,
                        SolveSettings(checkpoints=(20,), bar_coefficient=10.0))
-    paths = [shipped[1], tmp_path / "solves" / "cash" / "3max" / "10bb" / "result.json"]
+    rejected = solve_spot(Spot("cash", 3, 8), load_sizing(None), equity_table.win, equity_table.tie,
+                          SolveSettings(checkpoints=(3,), bar_coefficient=0.0))
+    assert rejected["status"] == "rejected"
+    paths = [shipped[1], tmp_path / "solves" / "cash" / "3max" / "10bb" / "result.json",
+             tmp_path / "solves" / "cash" / "3max" / "8bb" / "result.json"]
     write_result(paths[1], other)
+    write_result(paths[2], rejected)
+    lean, arrays = read_result_matrices(paths[1])
+    assert chart_document(lean, "0" * 64, arrays) == chart_document(read_result(paths[1]), "0" * 64)
     written = write_published_spots(paths, tmp_path / "batch", tmp_path / "listing.json")
     assert written == ["charts/cash/3max/15bb.json.gz", "viewer/cash/3max/15bb.html",
                        "charts/cash/3max/10bb.json.gz", "viewer/cash/3max/10bb.html"]
     assert json.loads((tmp_path / "listing.json").read_text()) == {"files": written}
+    assert not (tmp_path / "batch" / "charts" / "cash" / "3max" / "8bb.json.gz").exists()
     for path, name in zip(paths, ("cash/3max/15bb", "cash/3max/10bb")):
         alone = tmp_path / "alone"
         write_chart(path, alone / "charts" / f"{name}.json.gz")

@@ -60,18 +60,37 @@ def encode(values, lo: float = 0.0, hi: float = 1.0) -> str:
     x = np.asarray(values, dtype=np.float64)
     if x.shape != (LENGTH,):
         raise ValueError(f"encoding: expected {LENGTH} values, got shape {x.shape}")
-    _check_range(lo, hi)
-    span = hi - lo
+    return encode_rows(x[None, :], lo, hi)[0]
+
+
+def encode_rows(rows, lo=0.0, hi=1.0) -> list[str]:
+    """:func:`encode` of every row of an ``(n, 169)`` array at once (the chart writer's path:
+    a chart has thousands of arrays). ``lo`` and ``hi`` are numbers or ``(n,)`` arrays, one
+    range per row; the strings are the ones :func:`encode` gives row by row."""
+    x = np.asarray(rows, dtype=np.float64)
+    if x.ndim != 2 or x.shape[1] != LENGTH:
+        raise ValueError(f"encoding: expected rows of {LENGTH} values, got shape {x.shape}")
+    lo = np.broadcast_to(np.asarray(lo, dtype=np.float64), (len(x),))
+    hi = np.broadcast_to(np.asarray(hi, dtype=np.float64), (len(x),))
+    for row in np.flatnonzero(~(np.isfinite(lo) & np.isfinite(hi) & (hi >= lo))):
+        _check_range(float(lo[row]), float(hi[row]))
+    span = (hi - lo)[:, None]
+    low, high = lo[:, None], hi[:, None]
     nan = np.isnan(x)
-    finite = x[~nan]
-    tolerance = 1e-9 * max(span, 1.0)
-    if finite.size and (finite.min() < lo - tolerance or finite.max() > hi + tolerance or not np.isfinite(finite).all()):
-        raise ValueError(f"encoding: values {finite.min()!r}..{finite.max()!r} fall outside [{lo!r}, {hi!r}]")
-    scaled = (np.clip(np.where(nan, lo, x), lo, hi) - lo) / span if span > 0 else np.zeros(LENGTH)
-    levels = np.rint(scaled * STEPS).astype(np.intp)
-    codes = _CODE[levels]
+    tolerance = 1e-9 * np.maximum(span, 1.0)
+    bad = ~nan & ~((x >= low - tolerance) & (x <= high + tolerance))  # also catches +-inf
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        finite = x[row][~nan[row]]
+        raise ValueError(f"encoding: values {finite.min()!r}..{finite.max()!r} fall outside "
+                         f"[{float(lo[row])!r}, {float(hi[row])!r}]")
+    clipped = np.clip(np.where(nan, low, x), low, high) - low
+    positive = span > 0
+    scaled = np.divide(clipped, span, out=np.zeros_like(clipped), where=positive)
+    codes = _CODE[np.rint(scaled * STEPS).astype(np.intp)]
     codes[nan] = ord(MISSING)
-    return codes.tobytes().decode("ascii")
+    text = codes.tobytes().decode("ascii")
+    return [text[i:i + LENGTH] for i in range(0, len(text), LENGTH)]
 
 
 def decode(text: str, lo: float = 0.0, hi: float = 1.0) -> np.ndarray:
@@ -97,14 +116,26 @@ def encode_scaled(values, decimals: int = 5) -> dict:
     finite minimum and maximum rounded outward to ``decimals`` places, so the stored numbers
     are short and the half-level bound still holds."""
     x = np.asarray(values, dtype=np.float64)
-    finite = x[np.isfinite(x)]
-    if finite.size:
-        scale = 10.0**decimals
-        lo = math.floor(float(finite.min()) * scale) / scale + 0.0
-        hi = math.ceil(float(finite.max()) * scale) / scale + 0.0
-    else:
-        lo = hi = 0.0
-    return {"lo": lo, "hi": hi, "codes": encode(x, lo, hi)}
+    if x.shape != (LENGTH,):
+        raise ValueError(f"encoding: expected {LENGTH} values, got shape {x.shape}")
+    return encode_scaled_rows(x[None, :], decimals)[0]
+
+
+def encode_scaled_rows(rows, decimals: int = 5) -> list[dict]:
+    """:func:`encode_scaled` of every row of an ``(n, 169)`` array at once (the same documents)."""
+    x = np.asarray(rows, dtype=np.float64)
+    if x.ndim != 2 or x.shape[1] != LENGTH:
+        raise ValueError(f"encoding: expected rows of {LENGTH} values, got shape {x.shape}")
+    finite = np.isfinite(x)
+    some = finite.any(axis=1)
+    scale = 10.0**decimals
+    low = np.where(finite, x, np.inf).min(axis=1)
+    high = np.where(finite, x, -np.inf).max(axis=1)
+    # rows without a finite value get [0, 0]; + 0.0 turns -0.0 into 0.0
+    lo = np.where(some, np.floor(np.where(some, low, 0.0) * scale) / scale, 0.0) + 0.0
+    hi = np.where(some, np.ceil(np.where(some, high, 0.0) * scale) / scale, 0.0) + 0.0
+    codes = encode_rows(x, lo, hi)
+    return [{"lo": a, "hi": b, "codes": c} for a, b, c in zip(lo.tolist(), hi.tolist(), codes)]
 
 
 def decode_scaled(doc: dict) -> np.ndarray:

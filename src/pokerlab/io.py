@@ -100,13 +100,14 @@ def sha256_bytes(data: bytes) -> str:
 
 
 def gzip_bytes(data: bytes) -> bytes:
-    """``data`` gzip-compressed (level 9) with no file name and modification time 0 in the header,
-    so the same data gives the same bytes (``gzip -dc`` and any browser's DecompressionStream read it)."""
+    """``data`` gzip-compressed with no file name and modification time 0 in the header, so the
+    same data gives the same bytes (``gzip -dc`` and any browser's DecompressionStream read it).
+    Level 6: on the largest chart (9-max 200bb) 1.6% larger than level 9 in a quarter of the time."""
     import gzip
     import io
 
     buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as archive:
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as archive:
         archive.write(data)
     return buffer.getvalue()
 

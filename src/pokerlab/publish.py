@@ -32,11 +32,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
 from pokerlab.charts import CHART_SUFFIX
 from pokerlab.io import compact_json_bytes, gzip_bytes, sha256_file, write_bytes_atomic, write_json_atomic
-from pokerlab.preflop.result_file import read_result
+from pokerlab.preflop.result_file import read_result_matrices
 from pokerlab.preflop.spot import spot_name
 
 # Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
@@ -57,29 +59,41 @@ def _encoding_note() -> dict[str, Any]:
             "decode": "value = lo + (hi - lo) * alphabet.index(ch) / steps; missing = undefined; strategy: lo=0, hi=1"}
 
 
-def _floats(values: list) -> list[float]:
-    """A result array with None (undefined) back as NaN."""
-    return [float("nan") if v is None else v for v in values]
+def _node_matrices(result: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The arrays carried inline by the nodes of ``result`` as the matrices of
+    :func:`pokerlab.preflop.result_file.read_result_matrices` (None, undefined, becomes NaN)."""
+    nodes = result["nodes"]
+
+    def matrix(rows: list) -> np.ndarray:
+        return np.array(rows, dtype=np.float64).reshape(-1, encoding.LENGTH)
+
+    return {"strategy": matrix([n["strategy"][a] for n in nodes for a in n["actions"]]),
+            "ev_bb": matrix([n["ev_bb"][a] for n in nodes for a in n["actions"]]),
+            "arrive_with": matrix([n["arrive_with"] for n in nodes])}
 
 
-def _chart_node(node: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": node["id"],
-        "actor": node["actor"],
-        "actions": node["actions"],
-        "capped": node["capped"],
-        "reach": node["reach"],
-        "shares": node["shares"],
-        "strategy": {a: encoding.encode(_floats(node["strategy"][a]))
-                     for a in node["actions"]},
-        "ev_bb": {a: encoding.encode_scaled(_floats(node["ev_bb"][a]))
-                  for a in node["actions"]},
-        "arrive_with": encoding.encode_scaled(_floats(node["arrive_with"]), decimals=6),
-    }
+def _chart_nodes(nodes: list[dict[str, Any]], arrays: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """The chart's nodes: every array encoded (:mod:`pokerlab.encoding`), all of a kind at once."""
+    strategy = encoding.encode_rows(arrays["strategy"])
+    ev_bb = encoding.encode_scaled_rows(arrays["ev_bb"])
+    arrive_with = encoding.encode_scaled_rows(arrays["arrive_with"], decimals=6)
+    out, row = [], 0
+    for node, arrive in zip(nodes, arrive_with):
+        actions = node["actions"]
+        rows = slice(row, row + len(actions))
+        out.append({"id": node["id"], "actor": node["actor"], "actions": actions, "capped": node["capped"],
+                    "reach": node["reach"], "shares": node["shares"],
+                    "strategy": dict(zip(actions, strategy[rows])), "ev_bb": dict(zip(actions, ev_bb[rows])),
+                    "arrive_with": arrive})
+        row += len(actions)
+    return out
 
 
-def chart_document(result: dict[str, Any], result_sha256: str) -> dict[str, Any]:
-    """The chart document of a shipped ``result`` (``result_sha256``: digest of its file)."""
+def chart_document(result: dict[str, Any], result_sha256: str,
+                   arrays: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    """The chart document of a shipped ``result`` (``result_sha256``: digest of its file). Its
+    per-class arrays are inline in its nodes (:func:`pokerlab.preflop.result_file.read_result`)
+    or given apart as ``arrays`` (:func:`pokerlab.preflop.result_file.read_result_matrices`)."""
     if result.get("status") != "shipped" or "nodes" not in result:
         spot = result.get("spot", {})
         raise ValueError(f"status: spot {spot.get('format')}/{spot.get('seats')}max/{spot.get('depth_bb')}bb is "
@@ -95,7 +109,7 @@ def chart_document(result: dict[str, Any], result_sha256: str) -> dict[str, Any]
         "solve": {k: result[k] for k in solve_keys},
         "classes": list(CLASS_NAMES),
         "encoding": _encoding_note(),
-        "nodes": [_chart_node(node) for node in result["nodes"]],
+        "nodes": _chart_nodes(result["nodes"], _node_matrices(result) if arrays is None else arrays),
         "inputs": {"result_sha256": result_sha256, **result["inputs"]},
         "code_version": __version__,
     }
@@ -155,17 +169,24 @@ def write_chart(result_path: str | os.PathLike, out_path: str | os.PathLike,
     """Make the chart document of ``result.json`` (with its arrays), validate it against the schema
     (``schema``, else the file ``schema_path``) and write it (compact canonical JSON, ASCII,
     trailing newline, gzipped with a fixed header) atomically."""
-    doc = chart_document(read_result(result_path), sha256_file(result_path))
-    validate_chart(doc, schema or load_schema(schema_path))
+    result, arrays = read_result_matrices(result_path)
+    return _write_chart_of(result, arrays, result_path, out_path, schema or load_schema(schema_path))
+
+
+def _write_chart_of(result: dict[str, Any], arrays: dict[str, np.ndarray] | None, result_path: str | os.PathLike,
+                    out_path: str | os.PathLike, schema: dict[str, Any]) -> dict[str, Any]:
+    doc = chart_document(result, sha256_file(result_path), arrays)
+    validate_chart(doc, schema)
     write_bytes_atomic(out_path, gzip_bytes(compact_json_bytes(doc)))
     return doc
 
 
 def write_published_spots(result_paths: list[str | os.PathLike], results_dir: str | os.PathLike,
                           listing_path: str | os.PathLike, schema_path: str | os.PathLike | None = None) -> list[str]:
-    """The published files of several shipped spots, in one process: for each ``result.json``
-    its chart ``charts/{spot}.json.gz`` and its page ``viewer/{spot}.html`` under ``results_dir``,
-    the same bytes as one :func:`write_chart` and one :func:`pokerlab.viewer.write_viewer` per spot.
+    """The published files of one table size's spots, in one process: for each ``result.json``
+    of a shipped spot its chart ``charts/{spot}.json.gz`` and its page ``viewer/{spot}.html``
+    under ``results_dir``, the same bytes as one :func:`write_chart` and one
+    :func:`pokerlab.viewer.write_viewer` per spot; a rejected spot publishes nothing.
     ``listing_path`` gets the paths written (relative to ``results_dir``, canonical JSON
     ``{"files": [...]}``), which the manifest step reads; they are returned too."""
     from pokerlab.viewer import write_viewer
@@ -174,11 +195,14 @@ def write_published_spots(result_paths: list[str | os.PathLike], results_dir: st
     schema = load_schema(schema_path)
     written = []
     for result_path in result_paths:
-        spot = read_result(result_path, arrays=False)["spot"]
+        result, arrays = read_result_matrices(result_path)
+        if result["status"] != "shipped":
+            continue
+        spot = result["spot"]
         name = spot_name(spot["format"], spot["seats"], spot["depth_bb"])
         chart, page = root / "charts" / f"{name}{CHART_SUFFIX}", root / "viewer" / f"{name}.html"
-        write_chart(result_path, chart, schema=schema)
-        write_viewer(chart, page)
+        doc = _write_chart_of(result, arrays, result_path, chart, schema)
+        write_viewer(chart, page, doc)
         written += [f"charts/{name}{CHART_SUFFIX}", f"viewer/{name}.html"]
     write_json_atomic(listing_path, {"files": written})
     return written

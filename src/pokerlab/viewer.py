@@ -70,9 +70,11 @@ def chart_href(chart_path: str | os.PathLike, page_path: str | os.PathLike) -> s
     return Path(os.path.relpath(os.path.abspath(chart_path), os.path.dirname(os.path.abspath(page_path)))).as_posix()
 
 
-def write_viewer(chart_path: str | os.PathLike, out_path: str | os.PathLike) -> None:
-    """Write the page of a chart file; it loads the chart by its path relative to the page."""
-    write_bytes_atomic(out_path, viewer_html(load_chart(chart_path), chart_href(chart_path, out_path)).encode("utf-8"))
+def write_viewer(chart_path: str | os.PathLike, out_path: str | os.PathLike, doc: dict[str, Any] | None = None) -> None:
+    """Write the page of a chart file; it loads the chart by its path relative to the page.
+    ``doc`` is the chart's document when the caller has it (else the file is read)."""
+    doc = load_chart(chart_path) if doc is None else doc
+    write_bytes_atomic(out_path, viewer_html(doc, chart_href(chart_path, out_path)).encode("utf-8"))
 
 
 def index_html(summary_rows: Iterable[dict[str, Any]], viewer_href: str = "{format}/{seats}max/{depth}bb.html") -> str:

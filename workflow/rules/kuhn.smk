@@ -13,6 +13,7 @@ rule kuhn_experiment:
     params:
         iterations=config["kuhn"]["iterations"],
         checkpoints=config["kuhn"]["checkpoints"],
+    priority: 5  # seconds of work: early, beside the solves, not trailing them
     threads: 1
     resources:
         mem_mb=500,

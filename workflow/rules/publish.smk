@@ -32,23 +32,26 @@ rule chart:
         "../scripts/chart.py"
 
 
-def shipped_results_of_table(wildcards):
-    """result.json of the shipped spots of one table size (format, seats), from the summary checkpoint."""
+def results_of_table(wildcards, name="result.json"):
+    """The solves' ``name`` files of every spot of one table size (format, seats) in the sheet."""
     prefix = f"{wildcards.format}/{wildcards.seats}max/"
-    return [f"results/solves/{name}/result.json" for name in shipped_spot_names(wildcards) if name.startswith(prefix)]
+    return [f"results/solves/{spot}/{name}" for spot in SPOT_NAMES if spot.startswith(prefix)]
 
 
-# The charts and viewer pages of every shipped spot of one table size, in one job (one process
-# instead of two per spot); the listing names the files it wrote, for the manifest.
+# The charts and viewer pages of one table size's shipped spots (a rejected spot publishes
+# nothing), in one job; the listing names the files it wrote, for the manifest. It waits only for
+# its own table size's solves, and its priority runs it as soon as they are done, so publishing
+# overlaps the rest of the sweep instead of trailing it.
 rule publish_table:
     input:
-        results=shipped_results_of_table,
-        arrays=lambda wildcards: [p.replace("result.json", "result.npz") for p in shipped_results_of_table(wildcards)],
+        results=results_of_table,
+        arrays=lambda wildcards: results_of_table(wildcards, "result.npz"),
         schema=workflow.source_path("../schemas/chart.schema.json"),
     output:
         listing="results/listings/{format}/{seats}max.json",
     params:
         results_dir="results",
+    priority: 10
     threads: 1
     resources:
         mem_mb=2000,

@@ -25,6 +25,7 @@ rule pushfold_headsup:
         checkpoint=None,
     wildcard_constraints:
         depth="[0-9]+(\\.[0-9]+)?",
+    priority: 5  # seconds of work: early, beside the solves, not trailing them
     threads: 1
     resources:
         mem_mb=500,

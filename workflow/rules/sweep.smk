@@ -1,7 +1,5 @@
-# The sweep: one solve per row of the spots sheet, and the summary checkpoint (one outcome row per
-# solve, read from its result.json) through which the publishing rules learn which spots shipped.
-
-import pandas as pd
+# The sweep: one solve per row of the spots sheet, and the summary (one outcome row per solve, read
+# from its result.json).
 
 
 wildcard_constraints:
@@ -10,18 +8,12 @@ wildcard_constraints:
     depth="[0-9]+(\\.[0-9]+)?",
 
 
-def shipped_spot_names(wildcards):
-    """Spots whose solve cleared its bar, read from the summary (a checkpoint: only known after the solves ran)."""
-    summary = pd.read_csv(checkpoints.summary.get().output.csv)
-    return [spot_name(r.format, r.seats, r.depth_bb) for r in summary.itertuples() if r.status == "shipped"]
-
-
 # The table sizes of the sheet, "{format}/{n}max": the publishing rules write one table size per job.
 SPOT_TABLES = sorted({name.rsplit("/", 1)[0] for name in SPOT_NAMES})
 
 
 # Every attempted spot, shipped or rejected, with its figures; no times (see rule timings).
-checkpoint summary:
+rule summary:
     input:
         results=expand("results/solves/{name}/result.json", name=SPOT_NAMES),
     output:

@@ -96,20 +96,29 @@ def write_result(result_path: str | os.PathLike, result: dict[str, Any]) -> None
     write_bytes_atomic(result_path, compact_json_bytes(lean))
 
 
-def _join_arrays(result: dict[str, Any], data: bytes) -> None:
-    """Put the sidecar's arrays back into the nodes of ``result`` (floats; None where undefined)."""
+def _decoded_arrays(result: dict[str, Any], data: bytes) -> dict[str, np.ndarray]:
+    """The sidecar's arrays as float64 matrices (NaN where undefined), checked against the nodes
+    of ``result``: ``strategy`` and ``ev_bb`` one row per node and action (nodes in order, actions
+    in order within a node), ``arrive_with`` one row per node."""
     with np.load(io.BytesIO(data), allow_pickle=False) as npz:
         strategy, ev, arrive = npz["strategy"], npz["ev_bb"], npz["arrive_with"]
     nodes = result.get("nodes", [])
     if strategy.shape != ev.shape or len(strategy) != sum(len(n["actions"]) for n in nodes) or len(arrive) != len(nodes):
         raise ValueError("its arrays do not match its nodes")
-    strategy = (strategy / PROBABILITY_SCALE).tolist()
-    ev_values = (ev / EV_SCALE).astype(object)
-    ev_values[ev == MISSING_EV] = None
+    ev_bb = ev / EV_SCALE
+    ev_bb[ev == MISSING_EV] = np.nan
+    return {"strategy": strategy / PROBABILITY_SCALE, "ev_bb": ev_bb, "arrive_with": arrive / PROBABILITY_SCALE}
+
+
+def _join_arrays(result: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    """Put the arrays back into the nodes of ``result`` (floats; None where undefined)."""
+    strategy = arrays["strategy"].tolist()
+    ev_values = arrays["ev_bb"].astype(object)
+    ev_values[np.isnan(arrays["ev_bb"])] = None
     ev = ev_values.tolist()
-    arrive = (arrive / PROBABILITY_SCALE).tolist()
+    arrive = arrays["arrive_with"].tolist()
     row = 0
-    for node, arrive_with in zip(nodes, arrive):
+    for node, arrive_with in zip(result.get("nodes", []), arrive):
         actions = node["actions"]
         node["strategy"] = dict(zip(actions, strategy[row:row + len(actions)]))
         node["ev_bb"] = dict(zip(actions, ev[row:row + len(actions)]))
@@ -125,7 +134,21 @@ def read_result(result_path: str | os.PathLike, arrays: bool = True) -> dict[str
     (truncated, not JSON, or without a result's keys) or its sidecar is missing, altered or does
     not match it. The workflow cannot heal such a file by itself: it exists, so Snakemake does
     not re-run the solve that wrote it."""
-    path = Path(result_path)
+    result, matrices = _read(Path(result_path), arrays)
+    if matrices is not None:
+        _join_arrays(result, matrices)
+    return result
+
+
+def read_result_matrices(result_path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, np.ndarray] | None]:
+    """A solve's result document with its nodes' arrays apart, as float64 matrices (NaN where
+    undefined; rows as :func:`_decoded_arrays` says): what the chart writer encodes in bulk.
+    ``None`` for a document without a sidecar (its arrays, if any, are inline). The same checks
+    and errors as :func:`read_result`."""
+    return _read(Path(result_path), True)
+
+
+def _read(path: Path, arrays: bool) -> tuple[dict[str, Any], dict[str, np.ndarray] | None]:
     heal = "delete it and re-run to solve the spot again (its solver_state.npz, if any, resumes the solve)"
     try:
         result = read_json(path, "result")
@@ -136,14 +159,13 @@ def read_result(result_path: str | os.PathLike, arrays: bool = True) -> dict[str
         raise ValueError(f"result: {path} is not a solve result (missing {', '.join(missing)}); {heal}")
     sidecar = result.pop("arrays", None)
     if sidecar is None or not arrays:
-        return result
+        return result, None
     side_path = path.parent / sidecar["file"]
     try:
         data = side_path.read_bytes()
         if sha256_bytes(data) != sidecar["sha256"]:
             raise ValueError("its SHA-256 is not the one result.json records")
-        _join_arrays(result, data)
+        return result, _decoded_arrays(result, data)
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"result: {side_path} (the arrays of {path}) cannot be used ({exc}); "
                          f"delete {path} and re-run to solve the spot again") from None
-    return result
