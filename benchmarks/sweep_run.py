@@ -6,8 +6,10 @@ so the measurement is of the sweep and not of the table) and prints:
 
 * wall seconds of the whole run and CPU seconds of every process it started (user + system,
   from the kernel's accounting of waited-for children);
-* CPU seconds of the solve jobs (their ``benchmark:`` files) and the rest (other jobs,
-  process start-up, Snakemake's own scheduling), and the number of jobs Snakemake ran;
+* CPU seconds of Snakemake's main process (sampled until it exits), of the solve jobs (each
+  writes its own CPU seconds, imports included, as the last line of its log: Snakemake's
+  ``benchmark:`` files sample the process and missed about half of it) and of everything else
+  (the other jobs, and each job's Python start before its script runs), and the number of jobs;
 * bytes on disk under each folder of ``results/``, and the release (the files ``manifest.json`` lists,
   with it and ``SHA256SUMS``) apart from everything else (intermediates);
 * the load average before and after (other work on the cores inflates the wall time).
@@ -39,6 +41,41 @@ def folder_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
 
 
+def sample_cpu(process: subprocess.Popen, interval: float = 0.1) -> tuple[float, dict[str, float]]:
+    """CPU seconds (user + system) of Snakemake's main ``process`` itself, read from the kernel
+    until it exits (a zombie keeps its counters until reaped), and of its job processes by script
+    (``.snakemake/scripts/tmpXXXX.solve_spot.py`` counts as ``solve_spot.py``), each job's last
+    reading before it ended: a job shorter than ``interval`` is missed, and every job loses what
+    it spent after its last reading. Reaps the process."""
+    import psutil
+
+    handle = psutil.Process(process.pid)
+    main_cpu, job_cpu, job_script = 0.0, {}, {}
+    while True:
+        try:
+            times = handle.cpu_times()
+            main_cpu = times.user + times.system
+            if handle.status() == psutil.STATUS_ZOMBIE:
+                break
+            for child in handle.children(recursive=True):
+                try:
+                    if child.pid not in job_script:
+                        script = next((a for a in child.cmdline() if "/.snakemake/scripts/" in a), None)
+                        job_script[child.pid] = script.rsplit("/", 1)[1].split(".", 1)[1] if script else "other"
+                    times = child.cpu_times()
+                    job_cpu[child.pid] = times.user + times.system
+                except psutil.Error:
+                    continue
+        except psutil.Error:
+            break
+        time.sleep(interval)
+    process.wait()
+    by_script: dict[str, float] = {}
+    for pid, cpu in job_cpu.items():
+        by_script[job_script[pid]] = by_script.get(job_script[pid], 0.0) + cpu
+    return main_cpu, by_script
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="config/quick.yaml", help="config merged over config/config.yaml")
@@ -57,11 +94,17 @@ def main() -> int:
             shutil.copy2(Path(args.table).with_suffix(suffix), work / "results/equity" / f"equity_169{suffix}")
     snakemake = Path(sys.executable).parent / "snakemake"
     command = [str(snakemake), "--cores", str(args.cores), args.target, "--configfile", args.config]
+    if args.table:  # without a record of the copied table's job, Snakemake's code trigger would rebuild it
+        command += ["--rerun-triggers", "mtime"]
     load_before = os.getloadavg()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    run = subprocess.run(command, cwd=work, capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen(command, cwd=work, stdout=out, stderr=err, text=True)
+        main_cpu, sampled = sample_cpu(process)
+        wall = time.perf_counter() - start
+        out.seek(0), err.seek(0)
+        run = subprocess.CompletedProcess(command, process.returncode, out.read(), err.read())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode != 0:
         print(run.stderr[-3000:], file=sys.stderr)
@@ -71,15 +114,21 @@ def main() -> int:
     jobs = len(re.findall(r"^Finished jobid", run.stderr + run.stdout, re.MULTILINE))
     solve_cpu = 0.0
     solve_jobs = 0
-    for bench in glob.glob(str(work / "logs/benchmarks/solves/*.tsv")):
-        lines = Path(bench).read_text().splitlines()
-        header, values = lines[0].split("\t"), lines[-1].split("\t")
-        solve_cpu += float(values[header.index("cpu_time")])
-        solve_jobs += 1
+    for log in glob.glob(str(work / "logs/solves/*.log")):
+        found = re.findall(r"^job cpu_seconds (\S+)$", Path(log).read_text(), re.MULTILINE)
+        if found:
+            solve_cpu += float(found[-1])
+            solve_jobs += 1
     print(f"{' '.join(command[1:])} in {work if args.keep else 'a fresh folder'}")
     print(f"wall {wall:.1f} s; CPU {cpu:.1f} s of all processes ({cpu / 3600:.3f} CPU-h); {jobs} jobs")
-    print(f"solve jobs: {solve_jobs}, {solve_cpu:.1f} CPU-s (benchmark files); everything else: "
-          f"{cpu - solve_cpu:.1f} CPU-s ({100 * (cpu - solve_cpu) / cpu:.0f}% of the CPU)")
+    print(f"  Snakemake's main process {main_cpu:9.1f} CPU-s ({100 * main_cpu / cpu:.0f}%)")
+    print(f"  solve jobs ({solve_jobs}, their logs) {solve_cpu:9.1f} CPU-s ({100 * solve_cpu / cpu:.0f}%)")
+    sampled.pop("solve_spot.py", None)
+    for script, seconds in sorted(sampled.items(), key=lambda item: -item[1]):
+        print(f"  {script:<24} {seconds:9.1f} CPU-s (sampled)")
+    rest = cpu - main_cpu - solve_cpu - sum(sampled.values())
+    print(f"  unattributed             {rest:9.1f} CPU-s ({100 * rest / cpu:.0f}%: jobs' ends and start-ups between "
+          "samples, short jobs)")
     results = work / "results"
     sizes = {p.name: folder_bytes(p) for p in sorted(results.iterdir()) if p.is_dir()}
     files = sum(f.stat().st_size for f in results.iterdir() if f.is_file())

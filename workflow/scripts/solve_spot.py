@@ -1,5 +1,6 @@
 """Glue for rule solve_spot: solve the spot named by the wildcards and write result.json."""
 
+import os
 import sys
 
 from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file
@@ -21,3 +22,6 @@ solve_spot_to_file(
     keep_state=bool(snakemake.config["solve"].get("keep_states", False)),  # noqa: F821
     progress=lambda iteration, figure: print(f"iteration {iteration} exploitability {figure}", file=sys.stderr, flush=True),
 )
+# The job's own CPU seconds since its start (imports included), which benchmarks/sweep_run.py
+# reads: Snakemake's benchmark files sample the process and miss much of a short job's CPU.
+print(f"job cpu_seconds {sum(os.times()[:2]):.3f}", file=sys.stderr)
