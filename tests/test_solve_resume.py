@@ -126,3 +126,19 @@ def test_a_shipped_spots_state_is_removed_and_a_longer_schedule_starts_over_sayi
     fresh = solve_spot(spot, load_sizing(), table.win, table.tie, SolveSettings(checkpoints=(20, 40), bar_coefficient=0.0))
     assert longer["status"] == "rejected" and result_bytes(read_result(result)) == result_bytes(fresh)
     assert state.exists() and not marker.exists()  # a rejected spot keeps its state for a longer schedule
+
+
+def test_the_saved_state_is_deflated_and_resumes(equity_table, tmp_path):
+    """The state on disk is a deflated .npz (every member compressed, smaller than its arrays) that
+    a longer schedule continues from (it does not report the first save's iteration again)."""
+    import zipfile
+
+    state = tmp_path / "state.npz"
+    _solve(equity_table, (10,), 0.0, state=state)
+    with zipfile.ZipFile(state) as archive:
+        members = archive.infolist()
+    assert members and all(m.compress_type == zipfile.ZIP_DEFLATED for m in members)
+    assert sum(m.compress_size for m in members) < sum(m.file_size for m in members)
+    seen: list[int] = []
+    _solve(equity_table, (10, 25), 0.0, state=state, seen=seen)
+    assert min(seen) > 10

@@ -116,11 +116,11 @@ NPZ_MEMBER_DATE = (1980, 1, 1, 0, 0, 0)
 """The date every member of a :func:`deterministic_npz_bytes` archive carries (the zip format's earliest)."""
 
 
-def deterministic_npz_bytes(arrays: dict[str, Any]) -> bytes:
-    """An ``.npz`` archive (readable by ``numpy.load``) of ``arrays``, deflate-compressed, whose
-    bytes depend only on the arrays: members in name order, each dated :data:`NPZ_MEMBER_DATE`
-    with fixed permissions. (``numpy.savez_compressed`` stamps every member with the time of
-    writing, so its bytes differ run to run.)"""
+def deterministic_npz_bytes(arrays: dict[str, Any], compresslevel: int | None = None) -> bytes:
+    """An ``.npz`` archive (readable by ``numpy.load``) of ``arrays``, deflate-compressed (zlib's
+    ``compresslevel``, default 6), whose bytes depend only on the arrays: members in name order,
+    each dated :data:`NPZ_MEMBER_DATE` with fixed permissions. (``numpy.savez_compressed`` stamps
+    every member with the time of writing, so its bytes differ run to run.)"""
     import io
     import zipfile
 
@@ -130,11 +130,11 @@ def deterministic_npz_bytes(arrays: dict[str, Any]) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(arrays):
             member = io.BytesIO()
-            np.lib.format.write_array(member, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+            np.lib.format.write_array(member, np.asarray(arrays[name], order="C"), allow_pickle=False)  # keeps 0-d arrays 0-d
             info = zipfile.ZipInfo(f"{name}.npy", date_time=NPZ_MEMBER_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, member.getvalue())
+            archive.writestr(info, member.getvalue(), compresslevel=compresslevel)
     return buffer.getvalue()
 
 
