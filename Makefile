@@ -10,6 +10,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
+# SCHEDULING: Snakemake arms a timer after every scheduling round and each timer starts another
+# round, so they pile up while hundreds of solves wait (py-spy, full sweep on one core: 30% of the
+# main process's samples starting their threads). A 10 s timespan instead of the default 1 s fires
+# them a tenth as often and delays the end of a run by at most 10 s.
+SCHEDULING ?= --max-jobs-per-timespan 1000/10s
 PYTEST_ARGS ?=
 
 .PHONY: run quick test bench clean-venv
@@ -21,10 +26,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete all
+	$(BIN)/snakemake --cores $(CORES) $(SCHEDULING) --keep-going --rerun-incomplete all
 
 quick: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) --keep-going --rerun-incomplete release --configfile config/quick.yaml
+	$(BIN)/snakemake --cores $(CORES) $(SCHEDULING) --keep-going --rerun-incomplete release --configfile config/quick.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
