@@ -213,8 +213,13 @@ def test_full_exact_table():
 
 
 _INTERRUPT_CHILD = r"""
+import signal
 import sys
 import pokerlab.equity as E
+
+# Python leaves SIGINT ignored when its parent ignored it (a job started with & by a
+# non-interactive shell, as a CI runner may do); Ctrl-C must reach this child.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 E.canonical_boards()
 kernel = E._exact_counts
