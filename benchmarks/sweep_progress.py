@@ -3,9 +3,9 @@
     .venv/bin/python benchmarks/sweep_progress.py                  # in the workflow's directory
     .venv/bin/python benchmarks/sweep_progress.py --workdir RUN --spots config/spots.tsv
 
-For every spot of the sheet whose solve finished it reads the CPU seconds, wall seconds and peak
-resident memory Snakemake's ``benchmark:`` file recorded (``logs/benchmarks/solves/``) and the
-iterations and status from its ``result.json``. The spots still to solve are predicted from the solved
+For every spot of the sheet whose solve finished it reads the CPU and wall seconds its solve job
+logged for it (``logs/solves/``, the job's start-up excluded) and the iterations and status from its
+``result.json``. The spots still to solve are predicted from the solved
 ones: CPU seconds fitted as a power law of the tree size (nodes x seats), separately for the chip
 formats (cash, mtt) and the ICM formats, each spot costed at the iterations the solved spots of
 its group needed on average (relative to the first checkpoint). Prints the measured table by
@@ -25,19 +25,18 @@ import pandas as pd
 
 
 def solved_spots(workdir: Path, sheet: pd.DataFrame) -> pd.DataFrame:
+    from pokerlab.preflop.solve import read_solve_timing
     from pokerlab.preflop.spot import spot_name
 
     rows = []
     for fmt, seats, depth in sheet[["format", "seats", "depth"]].itertuples(index=False):
         name = spot_name(fmt, seats, depth)
-        bench = workdir / "logs" / "benchmarks" / "solves" / (name.replace("/", "_") + ".tsv")
+        wall, cpu = read_solve_timing(workdir / "logs" / "solves" / (name.replace("/", "_") + ".log"))
         result = workdir / "results" / "solves" / name / "result.json"
-        row = {"format": fmt, "seats": seats, "depth": depth, "solved": bench.is_file() and result.is_file()}
+        row = {"format": fmt, "seats": seats, "depth": depth, "solved": cpu == cpu and result.is_file()}
         if row["solved"]:
-            b = pd.read_csv(bench, sep="\t").iloc[-1]
             r = json.loads(result.read_text())  # the arrays are in result.npz beside it
-            row.update(cpu_s=float(b["cpu_time"]), wall_s=float(b["s"]), rss_mb=float(b["max_rss"]),
-                       iterations=int(r["iterations"]), status=r["status"])
+            row.update(cpu_s=cpu, wall_s=wall, iterations=int(r["iterations"]), status=r["status"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -66,7 +65,7 @@ def main() -> None:
     print(f"{len(done)} of {len(spots)} spots solved; statuses {done['status'].value_counts().to_dict()}; "
           f"iterations {done['iterations'].value_counts().sort_index().to_dict()}")
     print(done.groupby("seats").agg(spots=("cpu_s", "size"), cpu_s_mean=("cpu_s", "mean"), cpu_s_max=("cpu_s", "max"),
-                                    wall_s_mean=("wall_s", "mean"), rss_mb_max=("rss_mb", "max")).round(1).to_string())
+                                    wall_s_mean=("wall_s", "mean")).round(1).to_string())
     predicted = spots["cpu_s"].copy()
     for group, part in spots.groupby("group"):
         known = part[part["solved"]]

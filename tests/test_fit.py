@@ -382,7 +382,7 @@ def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     (tmp_path / "over.yaml").write_text(
         "solve:\n  postflop: {source: fit}\n"
         "fit:\n  spots: [{format: cash, seats: 2, depth: 20}]\n  endings_per_spot: 1\n  boards: 2\n  heldout_boards: 0\n")
-    target = "results/solves/cash/2max/10bb/result.json"
+    target = "results/solves/cash/6max/10bb/result.json"  # a spot of its own job (not in sweep.batch_seats)
     plan = _snakemake(tmp_path, target, "-n", "--forceall")
     outputs = [p.strip() for line in plan.splitlines() if line.startswith("    output: ")
                for p in line[len("    output: "):].split(",")]

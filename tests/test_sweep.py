@@ -17,8 +17,9 @@ import yaml
 from snakemake.utils import validate
 
 from pokerlab.preflop.solve import SolveSettings
-from pokerlab.sweep import (OVERRIDE_COLUMNS, SHEET_COLUMNS, SOLVE_MEM_MB, SOLVE_RUNTIME_MIN, full_sweep, load_spots,
-                            sheet_overrides, solve_resources, solve_settings, summary_table, timings_table)
+from pokerlab.sweep import (OVERRIDE_COLUMNS, SHEET_COLUMNS, SOLVE_MEM_MB, SOLVE_RUNTIME_MIN, batched_tables,
+                            full_sweep, load_spots, sheet_overrides, solve_resources, solve_settings, summary_table,
+                            timings_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -82,7 +83,7 @@ def test_overrides_replace_settings_and_resources_of_their_spot_only(tmp_path):
         assert list(table) == list(range(2, 10)) and list(table.values()) == sorted(table.values())
 
 
-def test_summary_is_in_sweep_order_and_timings_read_benchmarks(tmp_path):
+def test_summary_is_in_sweep_order_and_timings_read_the_solve_logs(tmp_path):
     rows = [
         {"format": "mtt", "seats": 2, "depth_bb": 5.0, "status": "shipped", "iterations": 400, "decision_nodes": 12, "rfi": {}},
         {"format": "cash", "seats": 3, "depth_bb": 10.0, "status": "rejected", "iterations": 3000, "decision_nodes": 46, "rfi": {}},
@@ -91,16 +92,23 @@ def test_summary_is_in_sweep_order_and_timings_read_benchmarks(tmp_path):
     summary = summary_table(rows)
     assert list(summary["format"]) == ["cash", "cash", "mtt"] and list(summary["seats"]) == [2, 3, 2]
     assert list(summary.columns[:4]) == ["format", "seats", "depth_bb", "status"] and "rfi" not in summary
-    (tmp_path / "cash_2max_100bb.tsv").write_text("s\th:m:s\tmax_rss\n12.5\t0:00:12\t100\n")
+    (tmp_path / "cash_2max_100bb.log").write_text("iteration 200 exploitability None\n"
+                                                  "solve wall_seconds 12.500 cpu_seconds 11.250\njob cpu_seconds 13.000\n")
+    (tmp_path / "cash_3max_10bb.log").write_text("iteration 200 exploitability None\n")  # killed mid-solve
     timings = timings_table(summary, tmp_path)
-    assert timings["solve_seconds"].iloc[0] == 12.5 and timings["solve_seconds"].iloc[1:].isna().all()
+    assert timings["solve_seconds"].iloc[0] == 12.5 and timings["solve_cpu_seconds"].iloc[0] == 11.25
+    assert timings["solve_seconds"].iloc[1:].isna().all() and timings["solve_cpu_seconds"].iloc[1:].isna().all()
 
 
 def test_dry_run_of_all_lists_512_spot_solves():
     out = subprocess.run(SNAKEMAKE + ["-n", "--forceall", "all"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
-    assert counts["solve_spot"] == "512" and counts["summary"] == "1" and "spot_outcome" not in counts
+    # 2- to 4-handed spots (sweep.batch_seats) are solved one job per format and table size
+    tables = {rule: n for rule, n in counts.items() if rule.startswith("solve_table_")}
+    assert counts["solve_spot"] == "320" and len(tables) == 12 and set(tables.values()) == {"1"}
+    assert "solve_table_cash_2max" in tables and "solve_table_icm_final_4max" in tables
+    assert counts["summary"] == "1" and "spot_outcome" not in counts
     assert counts["publish_table"] == "32"  # charts and pages: one job per format and table size
 
 
@@ -240,3 +248,36 @@ def test_a_one_spot_chart_is_moved_out_of_the_published_folders_by_the_next_rele
     assert audit(work / "results/manifest.json")[0] == []
     assert (work / "results/manifest.json").read_bytes() == manifest
     assert (work / "results/unpublished/charts/cash/2max/8bb.json.gz").is_file()
+
+
+def test_batched_tables_group_the_listed_spots_of_the_batched_table_sizes():
+    names = ["cash/2max/5bb", "cash/6max/5bb", "mtt/2max/8bb", "cash/2max/8bb", "cash/2max/5bb", "cash/3max/10bb"]
+    assert batched_tables(names, [2, 3]) == {"cash/2max": ["cash/2max/5bb", "cash/2max/8bb"],
+                                             "mtt/2max": ["mtt/2max/8bb"], "cash/3max": ["cash/3max/10bb"]}
+    assert batched_tables(names, []) == {}
+
+
+def test_a_table_job_writes_the_bytes_of_one_job_per_spot(tmp_path):
+    """With sweep.batch_seats the spots of a 2-handed table are solved in one job (rule
+    solve_table_cash_2max), each with its own log and timing line, and give the same result files
+    as one solve_spot job per spot."""
+    runs = {}
+    for name, batch in (("table", [2]), ("spots", [])):
+        work = tiny_workdir(tmp_path / name)
+        (work / "tiny.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\ncash\t2\t8\n")
+        config = yaml.safe_load((work / "tiny.yaml").read_text())
+        config["sweep"]["batch_seats"] = batch
+        (work / "tiny.yaml").write_text(yaml.safe_dump(config))
+        out = subprocess.run(SNAKEMAKE + ["--cores", "2", "results/solves/cash/2max/5bb/result.json",
+                                          "results/solves/cash/2max/8bb/result.json", "--configfile", "tiny.yaml"],
+                             capture_output=True, text=True, cwd=work, timeout=900)
+        assert out.returncode == 0, out.stderr[-3000:]
+        runs[name] = (work, out.stdout + out.stderr)
+    assert "rule solve_table_cash_2max:" in runs["table"][1] and "rule solve_spot:" not in runs["table"][1]
+    assert runs["spots"][1].count("rule solve_spot:") == 2
+    for depth in ("5bb", "8bb"):
+        for file in ("result.json", "result.npz"):
+            paths = [work / "results/solves/cash/2max" / depth / file for work, _ in runs.values()]
+            assert paths[0].read_bytes() == paths[1].read_bytes(), (depth, file)
+        log = (runs["table"][0] / f"logs/solves/cash_2max_{depth}.log").read_text()
+        assert "iteration 400 " in log and "solve wall_seconds " in log

@@ -157,6 +157,19 @@ def solve_settings(solve_section: dict, overrides: dict) -> dict:
     return settings
 
 
+def batched_tables(spot_names: Iterable[str], batch_seats: Iterable[int]) -> dict[str, list[str]]:
+    """The spots solved together, by table size (``{"cash/2max": ["cash/2max/5bb", ...]}``): every
+    spot named (``{format}/{n}max/{depth}bb``) whose table has one of ``batch_seats`` seats, in
+    the order given, each once; table sizes in order of first appearance."""
+    seats = {int(n) for n in batch_seats}
+    out: dict[str, list[str]] = {}
+    for name in spot_names:
+        table = name.rsplit("/", 1)[0]
+        if int(table.rsplit("/", 1)[1].removesuffix("max")) in seats and name not in out.get(table, []):
+            out.setdefault(table, []).append(name)
+    return out
+
+
 def solve_resources(seats: int, overrides: dict) -> dict:
     """``mem_mb`` and ``runtime`` (minutes) for one spot's solve job: the table-size defaults
     (:data:`SOLVE_MEM_MB`, :data:`SOLVE_RUNTIME_MIN`) unless the sheet overrides them."""
@@ -202,20 +215,14 @@ def write_summary(result_paths: Iterable[str | os.PathLike], csv_path: str | os.
     return frame
 
 
-def read_benchmark_seconds(path: str | os.PathLike) -> float:
-    """Wall seconds recorded by a Snakemake ``benchmark:`` file (the last repeat); NaN if absent."""
-    if not Path(path).is_file():
-        return float("nan")
-    frame = pd.read_csv(path, sep="\t")
-    return float(frame["s"].iloc[-1])
+def timings_table(summary: pd.DataFrame, log_dir: str | os.PathLike) -> pd.DataFrame:
+    """The summary's spot columns with each spot's solve wall and CPU seconds, read from
+    ``{log_dir}/{format}_{n}max_{depth}bb.log`` (NaN where there is none)."""
+    from pokerlab.preflop.solve import read_solve_timing  # the solver's module, not at the workflow's parse
 
-
-def timings_table(summary: pd.DataFrame, benchmark_dir: str | os.PathLike) -> pd.DataFrame:
-    """The summary's spot columns with each spot's solve seconds, read from
-    ``{benchmark_dir}/{format}_{n}max_{depth}bb.tsv`` (NaN where there is none)."""
     frame = summary[["format", "seats", "depth_bb", "status", "iterations", "decision_nodes"]].copy()
-    frame["solve_seconds"] = [
-        read_benchmark_seconds(Path(benchmark_dir) / (spot_name(f, n, d).replace("/", "_") + ".tsv"))
-        for f, n, d in zip(frame["format"], frame["seats"], frame["depth_bb"])
-    ]
+    times = [read_solve_timing(Path(log_dir) / (spot_name(f, n, d).replace("/", "_") + ".log"))
+             for f, n, d in zip(frame["format"], frame["seats"], frame["depth_bb"])]
+    frame["solve_seconds"] = [wall for wall, _ in times]
+    frame["solve_cpu_seconds"] = [cpu for _, cpu in times]
     return frame

@@ -3,7 +3,7 @@
 import json
 
 from pokerlab.preflop.spot import depth_label, spot_name
-from pokerlab.sweep import load_spots, sheet_overrides, solve_resources, solve_settings
+from pokerlab.sweep import batched_tables, load_spots, sheet_overrides, solve_resources, solve_settings
 from pokerlab.workflow_config import check_config
 
 # What the schema cannot say (a depth whose file name is another depth, ...), before any job.

@@ -27,14 +27,14 @@ rule summary:
         "../scripts/summary.py"
 
 
-# Solve seconds per spot from the benchmark files: unpublished (times differ run to run).
+# Solve seconds (wall and CPU) per spot from the solve logs: unpublished (times differ run to run).
 rule timings:
     input:
         csv="results/summary.csv",
     output:
         csv="results/timings.csv",
     params:
-        benchmark_dir="logs/benchmarks/solves",  # where rule solve_spot writes its benchmark files
+        log_dir="logs/solves",  # where the solve jobs log each spot, its timing last
     threads: 1
     resources:
         mem_mb=500,

@@ -24,6 +24,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -318,6 +319,24 @@ def result_bytes(result: dict[str, Any]) -> bytes:
     (:func:`pokerlab.io.compact_json_bytes`). What two solves are compared by; on disk the
     document is split into ``result.json`` and ``result.npz`` (:mod:`pokerlab.preflop.result_file`)."""
     return compact_json_bytes(result)
+
+
+SOLVE_TIMING = re.compile(r"^solve wall_seconds (\S+) cpu_seconds (\S+)$", re.MULTILINE)
+"""The line a solve job writes to a spot's log once the spot is solved (:func:`solve_timing_line`)."""
+
+
+def solve_timing_line(wall_seconds: float, cpu_seconds: float) -> str:
+    """What a solve job logs for one spot: wall and CPU seconds (user + system) of its solve,
+    the job's start-up excluded (Snakemake's ``benchmark:`` files sample a job's processes and
+    missed about half of a solve's CPU)."""
+    return f"solve wall_seconds {wall_seconds:.3f} cpu_seconds {cpu_seconds:.3f}"
+
+
+def read_solve_timing(log_path: str | os.PathLike) -> tuple[float, float]:
+    """(wall, CPU) seconds of the last :func:`solve_timing_line` in a spot's log; NaN if none."""
+    path = Path(log_path)
+    found = SOLVE_TIMING.findall(path.read_text(errors="replace")) if path.is_file() else []
+    return (float(found[-1][0]), float(found[-1][1])) if found else (float("nan"), float("nan"))
 
 
 def _removed_marker(state_path: Path) -> Path:

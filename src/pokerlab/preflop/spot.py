@@ -64,6 +64,17 @@ def spot_name(fmt: str, seats: int, depth: float) -> str:
     return f"{fmt}/{int(seats)}max/{depth_label(depth)}bb"
 
 
+def parse_spot_name(name: str) -> "Spot":
+    """The spot of a :func:`spot_name` (``cash/6max/100bb``); ``ValueError`` naming what is wrong."""
+    parts = name.split("/")
+    if len(parts) != 3 or not parts[1].endswith("max") or not parts[2].endswith("bb"):
+        raise ValueError(f"spot name {name!r}: expected {{format}}/{{n}}max/{{depth}}bb, e.g. cash/6max/100bb")
+    try:
+        return Spot(parts[0], int(parts[1][:-3]), float(parts[2][:-2]))
+    except ValueError as exc:
+        raise ValueError(f"spot name {name!r}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Spot:
     """One preflop situation: every seat starts with ``depth`` bb live, blinds 0.5/1bb.
