@@ -4,12 +4,13 @@
 # delete it before a re-run): an interrupted solve resumes where it last saved.
 
 
+# The spots listed under solve.spots in the config (solved by `all` beside the sheet's).
+EXTRA_SPOT_NAMES = [spot_name(s["format"], s["seats"], s["depth"]) for s in config["solve"]["spots"]]
+
+
 def solve_result_paths():
     """result.json of every spot listed under solve.spots in the config."""
-    return [
-        f"results/solves/{spot_name(s['format'], s['seats'], s['depth'])}/result.json"
-        for s in config["solve"]["spots"]
-    ]
+    return [f"results/solves/{name}/result.json" for name in EXTRA_SPOT_NAMES]
 
 
 def postflop_constants_input():
@@ -71,13 +72,13 @@ rule solve_spot:
 # and table size, solved one after the other in one process: the same bytes as one job per spot,
 # without a second of start-up per spot. A rule per table size (its outputs are that table's
 # spots); for those files it takes precedence over solve_spot.
-for _table, _names in batched_tables(SPOT_NAMES + [spot_name(s["format"], s["seats"], s["depth"]) for s in config["solve"]["spots"]],
-                                     config["sweep"].get("batch_seats", [])).items():
+for _table, _names in batched_tables(SPOT_NAMES + EXTRA_SPOT_NAMES, config["sweep"].get("batch_seats", [])).items():
+    _rule = f"solve_table_{_table.replace('/', '_')}"
     _resources = [solve_resources(int(_table.split("/")[1][:-3]), OVERRIDES.get(n, {})) for n in _names]
 
     rule:
         name:
-            f"solve_table_{_table.replace('/', '_')}"
+            _rule
         input:
             **solve_inputs(),
         output:
@@ -96,4 +97,4 @@ for _table, _names in batched_tables(SPOT_NAMES + [spot_name(s["format"], s["sea
         script:
             "../scripts/solve_spot.py"
 
-    workflow.ruleorder(f"solve_table_{_table.replace('/', '_')}", "solve_spot")
+    workflow.ruleorder(_rule, "solve_spot")
