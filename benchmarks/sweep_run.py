@@ -17,6 +17,8 @@ so the measurement is of the sweep and not of the table) and prints:
     .venv/bin/python benchmarks/sweep_run.py                                  # the quick sheet
     .venv/bin/python benchmarks/sweep_run.py --table results/equity/equity_169.npz --cores 2
     .venv/bin/python benchmarks/sweep_run.py --config config/config.yaml --target all   # the full run
+    .venv/bin/python benchmarks/sweep_run.py --config config/config.yaml --target all -- \
+        --max-jobs-per-timespan 1000/10s --keep-going                  # as make run passes them
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def main() -> int:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--table", help="an existing equity_169.npz (and its .parquet beside it) to copy in")
     parser.add_argument("--keep", action="store_true", help="keep the working folder and print its path")
+    parser.add_argument("snakemake_args", nargs="*", help="more Snakemake options, after --")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="pokerlab-sweep-"))
@@ -93,7 +96,7 @@ def main() -> int:
         for suffix in (".npz", ".parquet"):
             shutil.copy2(Path(args.table).with_suffix(suffix), work / "results/equity" / f"equity_169{suffix}")
     snakemake = Path(sys.executable).parent / "snakemake"
-    command = [str(snakemake), "--cores", str(args.cores), args.target, "--configfile", args.config]
+    command = [str(snakemake), "--cores", str(args.cores), args.target, "--configfile", args.config, *args.snakemake_args]
     if args.table:  # without a record of the copied table's job, Snakemake's code trigger would rebuild it
         command += ["--rerun-triggers", "mtime"]
     load_before = os.getloadavg()
