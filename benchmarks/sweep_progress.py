@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ def solved_spots(workdir: Path, sheet: pd.DataFrame) -> pd.DataFrame:
         name = spot_name(fmt, seats, depth)
         wall, cpu = read_solve_timing(workdir / "logs" / "solves" / (name.replace("/", "_") + ".log"))
         result = workdir / "results" / "solves" / name / "result.json"
-        row = {"format": fmt, "seats": seats, "depth": depth, "solved": cpu == cpu and result.is_file()}
+        row = {"format": fmt, "seats": seats, "depth": depth, "solved": not math.isnan(cpu) and result.is_file()}
         if row["solved"]:
             r = json.loads(result.read_text())  # the arrays are in result.npz beside it
             row.update(cpu_s=cpu, wall_s=wall, iterations=int(r["iterations"]), status=r["status"])

@@ -28,7 +28,7 @@ from typing import Iterable
 import pandas as pd
 
 from pokerlab.io import atomic_path, read_text
-from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, depth_label, spot_name
+from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, depth_label, parse_spot_name, spot_name
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
@@ -165,7 +165,7 @@ def batched_tables(spot_names: Iterable[str], batch_seats: Iterable[int]) -> dic
     out: dict[str, list[str]] = {}
     for name in spot_names:
         table = name.rsplit("/", 1)[0]
-        if int(table.rsplit("/", 1)[1].removesuffix("max")) in seats and name not in out.get(table, []):
+        if parse_spot_name(name).seats in seats and name not in out.get(table, []):
             out.setdefault(table, []).append(name)
     return out
 

@@ -2,7 +2,7 @@
 
 import json
 
-from pokerlab.preflop.spot import depth_label, spot_name
+from pokerlab.preflop.spot import depth_label, parse_spot_name, spot_name
 from pokerlab.sweep import batched_tables, load_spots, sheet_overrides, solve_resources, solve_settings
 from pokerlab.workflow_config import check_config
 

@@ -35,7 +35,7 @@ rule chart:
 def results_of_table(wildcards, name="result.json"):
     """The solves' ``name`` files of every spot of one table size (format, seats) in the sheet."""
     prefix = f"{wildcards.format}/{wildcards.seats}max/"
-    return [f"results/solves/{spot}/{name}" for spot in SPOT_NAMES if spot.startswith(prefix)]
+    return [solve_paths(spot, name) for spot in SPOT_NAMES if spot.startswith(prefix)]
 
 
 # The charts and viewer pages of one table size's shipped spots (a rejected spot publishes

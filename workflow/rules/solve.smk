@@ -39,6 +39,7 @@ def solve_inputs():
 
 
 def solve_paths(name, file):
+    """``results/solves/{name}/{file}`` of the spot ``name`` (``cash/6max/100bb``)."""
     return f"results/solves/{name}/{file}"
 
 
@@ -74,7 +75,7 @@ rule solve_spot:
 # spots); for those files it takes precedence over solve_spot.
 for _table, _names in batched_tables(SPOT_NAMES + EXTRA_SPOT_NAMES, config["sweep"].get("batch_seats", [])).items():
     _rule = f"solve_table_{_table.replace('/', '_')}"
-    _resources = [solve_resources(int(_table.split("/")[1][:-3]), OVERRIDES.get(n, {})) for n in _names]
+    _resources = [solve_resources(parse_spot_name(n).seats, OVERRIDES.get(n, {})) for n in _names]
 
     rule:
         name:
