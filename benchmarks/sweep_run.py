@@ -117,8 +117,10 @@ def main() -> int:
     jobs = len(re.findall(r"^Finished jobid", run.stderr + run.stdout, re.MULTILINE))
     solve_cpu = 0.0
     solve_jobs = 0
+    from pokerlab.preflop.solve import JOB_CPU
+
     for log in glob.glob(str(work / "logs/solves/*.log")):
-        found = re.findall(r"^job cpu_seconds (\S+)$", Path(log).read_text(), re.MULTILINE)
+        found = JOB_CPU.findall(Path(log).read_text())
         if found:
             solve_cpu += float(found[-1])
             solve_jobs += 1

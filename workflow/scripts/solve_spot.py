@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file, solve_timing_line
+from pokerlab.preflop.solve import SolveSettings, job_cpu_line, solve_spot_to_file, solve_timing_line
 from pokerlab.preflop.spot import parse_spot_name
 
 constants = snakemake.input.get("constants")  # noqa: F821 (snakemake injects it; only with solve.postflop.source file or fit)
@@ -16,6 +16,8 @@ keep_state = bool(snakemake.config["solve"].get("keep_states", False))  # noqa: 
 jobs = zip(snakemake.params.spots, snakemake.params.settings, snakemake.output.results,  # noqa: F821
            snakemake.params.states, snakemake.log)  # noqa: F821
 for name, settings, result_path, state_path, log_path in jobs:
+    if sys.stderr is not sys.__stderr__:
+        sys.stderr.close()  # the previous spot's log
     sys.stderr = open(log_path, "w")
     wall, cpu = time.perf_counter(), sum(os.times()[:2])
     solve_spot_to_file(
@@ -26,6 +28,6 @@ for name, settings, result_path, state_path, log_path in jobs:
                                                  flush=True),
     )
     print(solve_timing_line(time.perf_counter() - wall, sum(os.times()[:2]) - cpu), file=sys.stderr, flush=True)
-# The job's own CPU seconds since its start (imports included), which benchmarks/sweep_run.py
-# reads: Snakemake's benchmark files sample the process and miss much of a short job's CPU.
-print(f"job cpu_seconds {sum(os.times()[:2]):.3f}", file=sys.stderr)
+# What benchmarks/sweep_run.py reads: Snakemake's benchmark files sample the process and miss
+# much of a short job's CPU.
+print(job_cpu_line(), file=sys.stderr)
