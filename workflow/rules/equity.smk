@@ -36,8 +36,8 @@ rule equity_crosscheck:
     params:
         pairs=config["equity"]["crosscheck"]["pairs"],
         max_gap_pp=config["equity"]["crosscheck"]["max_gap_pp"],
-    # One process: its few large enumeration jobs gain little from more (30 CPU-s in 36 s on 2),
-    # and holding every core would idle the others whenever it runs. Run early, beside the solves.
+    # One process (about 80 CPU-s), early, beside the solves: claiming every core it ran alone, in
+    # the full sweep's tail, for 36 s of wall while nothing else could start.
     priority: 5
     threads: 1
     resources:
