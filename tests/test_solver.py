@@ -156,8 +156,8 @@ def assert_matches_reference(solver, ref):
         for g in groups:
             for row, k in enumerate(g.nodes):
                 for c in range(ref.m):
-                    np.testing.assert_allclose(g.regrets[row, c], ref.regrets[(k, c)], rtol=1e-10, atol=1e-12)
-                    np.testing.assert_allclose(g.strategy_sum[row, c], ref.sums[(k, c)], rtol=1e-10, atol=1e-12)
+                    np.testing.assert_allclose(g.regrets[row, :, c], ref.regrets[(k, c)], rtol=1e-10, atol=1e-12)
+                    np.testing.assert_allclose(g.strategy_sum[row, :, c], ref.sums[(k, c)], rtol=1e-10, atol=1e-12)
     gains, values = solver.exploitability()
     for seat in range(ref.n):
         ref_gain, ref_value = ref.exploitability(seat)
@@ -195,7 +195,7 @@ def test_update_scheme_is_alternating_not_simultaneous():
         ref.iterate()
     bb_group = solver.groups[1][0]
     k = int(bb_group.nodes[0])
-    assert not np.allclose(bb_group.regrets[0, 0], ref.regrets[(k, 0)])
+    assert not np.allclose(bb_group.regrets[0, :, 0], ref.regrets[(k, 0)])
 
 
 def test_leaf_values_are_linear_in_every_seats_range():

@@ -14,7 +14,7 @@ from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.preflop.payoffs_icm import icm_payoffs
 from pokerlab.preflop.solver import Solver, _forward_reach
 from pokerlab.preflop.solver_icm import ICM_FORMATS, IcmSolver
-from pokerlab.preflop.kernels import cfr_plus_update, forward_own_reach, weighted_totals, write_matched
+from pokerlab.preflop.kernels import cfr_plus_update, forward_own_reach, sparse_products, weighted_totals, write_matched
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree
 from test_payoffs import random_tables
@@ -35,6 +35,11 @@ def random_group(rng, k, d=40, m=23, n_nodes=300):
     return edges, local, regrets, sums, sigma, values, reach, rows
 
 
+def transposed(x):
+    """(D, m, k), as the primitives hold a group, to the kernels' (D, k, m), C-contiguous."""
+    return np.ascontiguousarray(x.transpose(0, 2, 1))
+
+
 @pytest.mark.parametrize("k", [2, 3, 4, 5])
 def test_fused_update_equals_the_primitive_chain(k):
     rng = np.random.default_rng(k)
@@ -48,10 +53,11 @@ def test_fused_update_equals_the_primitive_chain(k):
     regret_matching_plus_update(want_regrets, instant_regrets(action_values, strategy))
     want_sigma[children] = regret_matching(want_regrets).transpose(0, 2, 1)
 
-    got_regrets, got_sums, got_sigma = regrets.copy(), sums.copy(), sigma.copy()
+    # the kernel holds them (D, k, m): classes innermost
+    got_regrets, got_sums, got_sigma = transposed(regrets), transposed(sums), sigma.copy()
     cfr_plus_update(got_regrets, got_sums, got_sigma, values, reach, children, local, rows, weight)
-    assert np.array_equal(got_regrets, want_regrets)
-    assert np.array_equal(got_sums, want_sums)
+    assert np.array_equal(got_regrets, transposed(want_regrets))
+    assert np.array_equal(got_sums, transposed(want_sums))
     assert np.array_equal(got_sigma, want_sigma)  # also untouched off the group's edges
 
 
@@ -62,8 +68,29 @@ def test_strategy_writer_equals_regret_matching_and_the_average(k):
     for x, primitive in ((regrets, regret_matching), (sums, average_strategy)):
         want, got = sigma.copy(), sigma.copy()
         want[children] = primitive(x).transpose(0, 2, 1)
-        write_matched(x, children, got)
+        write_matched(transposed(x), children, got)
         assert np.array_equal(got, want)
+
+
+def test_sparse_table_products_equal_a_sequential_dense_sum():
+    """Skipping the zero entries of q changes nothing: every entry equals the dense sum over the
+    classes in ascending order (a plain loop), bit for bit, and agrees with BLAS to rounding."""
+    rng = np.random.default_rng(7)
+    m, k = 31, 17
+    q = rng.uniform(size=(12, m)) * (rng.uniform(size=(12, m)) < 0.15)
+    q[3] = 0.0  # a column nobody reaches
+    q[5] = rng.uniform(size=m)  # a dense one
+    table_t = rng.uniform(-1.0, 1.0, size=(m, k))
+    out = np.full((12, k), np.nan)
+    sparse_products(q, table_t, out)
+    expected = np.zeros((12, k))
+    for i in range(12):
+        for j in range(k):
+            for c in range(m):
+                expected[i, j] += q[i, c] * table_t[c, j]
+    assert np.array_equal(out, expected)
+    assert np.array_equal(out[3], np.zeros(k))
+    np.testing.assert_allclose(out, q @ table_t, rtol=1e-13, atol=1e-15)
 
 
 def test_own_edge_reach_and_totals_equal_the_full_forward_pass():

@@ -64,7 +64,8 @@ from pokerlab import cards
 from pokerlab.cfr import linear_average_weight
 from pokerlab.preflop.payoffs import EndingPayoffs
 from pokerlab.preflop.kernels import (add_class_terms, add_terms, backward_values, cfr_plus_update, forward_own_reach, gather_weighted,
-                                     leaf_scalars, region_backward, scatter_scalars, weighted_totals, write_matched)
+                                     leaf_scalars, region_backward, scatter_scalars, sparse_products, weighted_totals,
+                                     write_matched)
 from pokerlab.preflop.tree import Tree
 
 
@@ -117,8 +118,8 @@ class _Group:
     children: np.ndarray  # (D, k) tree indices of the children, in action order
     child_rows: np.ndarray  # (D, k) the children's rows in the seat's own-edge arrays (reach, region values)
     reach_rows: np.ndarray  # (D,) rows of the seat's own-edge reach holding its reach at the nodes
-    regrets: np.ndarray  # (D, m, k) regret-matching+ values
-    strategy_sum: np.ndarray  # (D, m, k) sum of t * reach * strategy
+    regrets: np.ndarray  # (D, k, m) regret-matching+ values
+    strategy_sum: np.ndarray  # (D, k, m) sum of t * reach * strategy
 
 
 @dataclass
@@ -213,7 +214,7 @@ class Solver:
             nodes = mine[tree.n_children[mine] == k]
             children = tree.child_start[nodes][:, None] + np.arange(k)[None, :]
             groups.append(_Group(nodes, children, self._source_row[seat, children], self._source_row[seat, nodes],
-                                 np.zeros((nodes.size, m, k)), np.zeros((nodes.size, m, k))))
+                                 np.zeros((nodes.size, k, m)), np.zeros((nodes.size, k, m))))
         return groups
 
     def _make_view(self, seat: int) -> _SeatView:
@@ -295,9 +296,9 @@ class Solver:
             q = self._q[:cols.size]
             gather_weighted(inputs.own_reach, self.column_seat[cols], self._column_row[cols], self.prior, q)
             for out, table_t in zip(inputs.columns, self._tables_t):
-                np.matmul(q, table_t, out=out[cols[0]:cols[-1] + 1])
+                sparse_products(q, table_t, out[cols[0]:cols[-1] + 1])
             if inputs.dots is not None:
-                np.matmul(q, self._class_vectors_t, out=inputs.dots[cols[0]:cols[-1] + 1])
+                sparse_products(q, self._class_vectors_t, inputs.dots[cols[0]:cols[-1] + 1])
 
     def _make_extra_terms(self) -> None:
         """Hook for subclasses whose payoffs have more than the chip terms (called once the views,
@@ -432,13 +433,15 @@ class Solver:
     # --- state --------------------------------------------------------------------------------
 
     def state(self) -> dict[str, np.ndarray]:
-        """Everything needed to continue the solve bit-for-bit (see :meth:`load_state`)."""
+        """Everything needed to continue the solve bit-for-bit (see :meth:`load_state`). Regrets
+        and strategy sums are stored (D, m, k), actions innermost, as the primitives of
+        :mod:`pokerlab.cfr` hold them (the solver works on them transposed)."""
         out = {"iteration": np.array(self.iteration, dtype=np.int64)}
         for seat, groups in enumerate(self.groups):
             for g in groups:
                 k = g.children.shape[1]
-                out[f"regrets_{seat}_{k}"] = g.regrets
-                out[f"strategy_sum_{seat}_{k}"] = g.strategy_sum
+                out[f"regrets_{seat}_{k}"] = np.ascontiguousarray(g.regrets.transpose(0, 2, 1))
+                out[f"strategy_sum_{seat}_{k}"] = np.ascontiguousarray(g.strategy_sum.transpose(0, 2, 1))
         return out
 
     def load_state(self, state: dict[str, np.ndarray]) -> None:
@@ -453,9 +456,10 @@ class Solver:
                     if key not in state:
                         raise ValueError(f"solver state: {key} is missing")
                     array = np.asarray(state[key], dtype=np.float64)
-                    if array.shape != getattr(g, name).shape:
+                    d, k_, m = getattr(g, name).shape
+                    if array.shape != (d, m, k_):
                         raise ValueError(f"solver state {key}: shape {array.shape} does not match the tree")
-                    loaded.append((g, name, array.copy()))
+                    loaded.append((g, name, np.ascontiguousarray(array.transpose(0, 2, 1))))
         iteration = int(state["iteration"])
         for g, name, array in loaded:
             setattr(g, name, array)
