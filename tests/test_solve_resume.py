@@ -39,6 +39,24 @@ def test_a_state_continues_another_schedule_only_when_the_bytes_match_a_fresh_so
     assert (min(seen, default=None) != 5) == resumes  # a restart reports iteration 5 again
 
 
+def test_a_state_written_under_other_arithmetic_starts_the_solve_over(equity_table, tmp_path, monkeypatch):
+    """A state from a solver whose floating-point operations differ (another ARITHMETIC_VERSION)
+    could not continue to a fresh solve's bytes: it is ignored and the solve starts over."""
+    import pokerlab.preflop.solve as solve_module
+
+    state = tmp_path / "state.npz"
+    monkeypatch.setattr(solve_module, "ARITHMETIC_VERSION", solve_module.ARITHMETIC_VERSION - 1)
+    _solve(equity_table, (10,), 0.0, state=state)
+    monkeypatch.undo()
+    seen: list[int] = []
+    continued = _solve(equity_table, (10, 25), 0.0, state=state, seen=seen)
+    assert min(seen) == 5  # started over: the first save's iteration is reported again
+    assert result_bytes(continued) == result_bytes(_solve(equity_table, (10, 25), 0.0))
+    seen.clear()
+    _solve(equity_table, (10, 25, 40), 0.0, state=state, seen=seen)
+    assert min(seen) > 25  # the state it wrote, under this arithmetic, is continued
+
+
 def test_state_serves_rules():
     history = [{"iterations": 400, "exploitability_bb": 0.05}, {"iterations": 1200, "exploitability_bb": 0.008}]
     assert _state_serves(1200, history, (400, 1200, 3000), 0.01)  # stops at 1200, where the state is

@@ -9,7 +9,8 @@ result keeps its last figure and carries no read-out (no chart is made from it).
 Resumption: the solver state (regrets, strategy sums, iteration, measurements so far) is saved
 every ``save_every`` iterations and at each checkpoint, tagged with a fingerprint of everything
 that determines the iterates (spot, sizing, postflop model, tables, restriction, payoffs, code
-version); a state with another fingerprint is ignored and the solve starts over. The schedule
+version and the solver's :data:`~pokerlab.preflop.solver.ARITHMETIC_VERSION`); a state with
+another fingerprint is ignored and the solve starts over. The schedule
 and the bar only decide where the iterates are measured and where the solve stops, so a state
 also serves another schedule as long as the solve under that schedule would not have stopped
 at, or measured at, an iteration the state has already passed (:func:`_state_serves`): a spot
@@ -40,7 +41,7 @@ from pokerlab.preflop.class_edges import ClassEdges, read_class_table
 from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.result_file import write_result
-from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.solver import ARITHMETIC_VERSION, Solver
 from pokerlab.preflop.solver_icm import make_solver
 from pokerlab.preflop.spot import Sizing, Spot, load_sizing
 from pokerlab.preflop.tree import build_tree
@@ -150,7 +151,8 @@ def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndar
                  payoff: dict) -> str:
     digest = hashlib.sha256()
     what = {"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
-            "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff, "code": __version__}
+            "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff, "code": __version__,
+            "arithmetic": ARITHMETIC_VERSION}
     what.update(_model_settings(settings))  # v2 only: the model and its class table's digest
     digest.update(json.dumps(what, sort_keys=True).encode())
     return digest.hexdigest()

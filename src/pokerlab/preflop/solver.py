@@ -68,6 +68,12 @@ from pokerlab.preflop.kernels import (add_class_terms, add_terms, backward_value
                                      write_matched)
 from pokerlab.preflop.tree import Tree
 
+# The version of the solver's arithmetic: the order and kind of its floating-point operations.
+# A saved state continues a solve to a fresh solve's bytes only under the arithmetic that wrote
+# it, so it enters the state fingerprint; bump it with any change that moves a single bit of an
+# iterate (1: table products by BLAS; 2: sparse products summed in class order).
+ARITHMETIC_VERSION = 2
+
 
 @njit(cache=True)
 def _forward_reach(parent, parent_actor, sigma, seat, reach):
