@@ -106,11 +106,10 @@ def run_one(name: str, iterations: int, skip_bar: bool, sizing_path: str | None 
     from pokerlab.preflop.payoffs import PostflopModel
     from pokerlab.preflop.solve import SolveSettings, solve_spot
     from pokerlab.preflop.solver_icm import make_solver
-    from pokerlab.preflop.spot import Spot, load_sizing
+    from pokerlab.preflop.spot import load_sizing, parse_spot_name
     from pokerlab.preflop.tree import build_tree
 
-    fmt, seats, depth = name.split("/")
-    spot = Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
+    spot = parse_spot_name(name)
     table, source = _table()
     sizing = load_sizing(sizing_path)
     t0 = time.perf_counter()

@@ -32,13 +32,6 @@ DEFAULT_MEASURE = ["cash/2max/100bb", "cash/3max/40bb", "cash/4max/100bb", "cash
 SCHEDULE = (400, 1200, 3000)
 
 
-def _spot(name: str):
-    from pokerlab.preflop.spot import Spot
-
-    fmt, seats, depth = name.split("/")
-    return Spot(fmt, int(seats.removesuffix("max")), float(depth.removesuffix("bb")))
-
-
 def _units(tree, seats: int) -> int:
     return tree.counts()["nodes"] * seats
 
@@ -53,10 +46,10 @@ def _model(fmt: str) -> str:
 def measure(name: str, iterations: int, win, tie) -> dict:
     from pokerlab.preflop.payoffs import PostflopModel
     from pokerlab.preflop.solver_icm import make_solver
-    from pokerlab.preflop.spot import load_sizing
+    from pokerlab.preflop.spot import load_sizing, parse_spot_name
     from pokerlab.preflop.tree import build_tree
 
-    spot = _spot(name)
+    spot = parse_spot_name(name)
     tree = build_tree(spot, load_sizing())
     solver, _ = make_solver(tree, PostflopModel(), win, tie)
     solver.iterate(2)  # compile
@@ -82,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from pokerlab.equity import sampled_equity_table
-    from pokerlab.preflop.spot import load_sizing
+    from pokerlab.preflop.spot import Spot, load_sizing
     from pokerlab.sweep import full_sweep
     from pokerlab.preflop.tree import build_tree
 
@@ -111,7 +104,7 @@ def main() -> None:
     for fmt, seats, depth in sweep.itertuples(index=False):
         key = ("cash" if fmt == "cash" else "mtt", seats, depth)  # the ICM formats play the mtt tree
         if key not in units:
-            units[key] = _units(build_tree(_spot(f"{key[0]}/{seats}max/{depth}bb"), sizing), seats)
+            units[key] = _units(build_tree(Spot(*key), sizing), seats)
     print(f"built {len(units)} distinct trees in {time.perf_counter() - start:.1f} s")
     spot_units = np.array([units[("cash" if f == "cash" else "mtt", n, d)] for f, n, d in sweep.itertuples(index=False)])
     spot_model = np.array([_model(f) for f in sweep["format"]])

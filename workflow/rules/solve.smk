@@ -10,7 +10,7 @@ EXTRA_SPOT_NAMES = [spot_name(s["format"], s["seats"], s["depth"]) for s in conf
 
 def solve_result_paths():
     """result.json of every spot listed under solve.spots in the config."""
-    return [f"results/solves/{name}/result.json" for name in EXTRA_SPOT_NAMES]
+    return [solve_paths(name, "result.json") for name in EXTRA_SPOT_NAMES]
 
 
 def postflop_constants_input():
