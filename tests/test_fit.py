@@ -266,6 +266,21 @@ def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     assert result["error_per_hand_bb"]["heldout"]["staged"] < result["error_per_hand_bb"]["heldout"]["shipped"]
     assert (tmp_path / "report" / "summary.html").is_file()
 
+def test_aggressor_split_of_one_measurement_has_no_standard_error_in_json():
+    """A band and side measured once has an undefined standard error: ``null`` in constants.json,
+    not a NaN that stops the JSON writer (a partial or small fit has such groups)."""
+    from pokerlab.fit.run import _json_records
+    from pokerlab.io import dumps_json
+
+    per = pd.DataFrame({"spr": [1.0, 1.5, 30.0], "aggressor_ip": [1, 1, 0], "weight": [1.0, 3.0, 2.0],
+                        "edge": [0.02, 0.04, -0.01]})
+    records = _json_records(measure.split_by_aggressor(per))
+    by_side = {r["aggressor"]: r for r in records}
+    assert by_side["out of position"]["se"] is None and by_side["out of position"]["measurements"] == 1
+    assert by_side["in position"]["edge"] == 0.035 and by_side["in position"]["se"] > 0
+    json.loads(dumps_json(records))
+
+
 # --- TexasSolver backend --------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -131,7 +132,7 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
                    "missing_endings": int(sum(1 for f, r in frames if r.get("missing")))},
         "spots": [{k: (round(v, FIGURE_DECIMALS) if isinstance(v, float) else v) for k, v in r.items()}
                   for r in spots.to_dict(orient="records")],
-        "aggressor_split": split.round(FIGURE_DECIMALS).to_dict(orient="records"),
+        "aggressor_split": _json_records(split),
         "aggressor_term": aggressor_term,
         "class_realisation_extremes": _extremes(classes),
         "backend": settings.backend,
@@ -173,6 +174,14 @@ def class_table_check(job_paths: list[str | os.PathLike], constants_path: str | 
                 "measurements": int(len(part.per_measurement)), "hands": int(len(part.combos))}
     write_json_atomic(out_json, out)
     return out
+
+
+def _json_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A frame's rows for JSON: floats rounded, undefined ones (a standard error from one
+    measurement) as ``null``."""
+    return [{k: (None if isinstance(v, float) and not math.isfinite(v) else
+                 round(v, FIGURE_DECIMALS) if isinstance(v, float) else v) for k, v in r.items()}
+            for r in frame.to_dict(orient="records")]
 
 
 def _extremes(classes, n: int = 5) -> dict[str, list[dict[str, Any]]]:
