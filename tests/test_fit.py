@@ -152,8 +152,8 @@ def test_control_run_values_every_hand_at_its_exact_equity():
 TRUE = PostflopModel(a=1.2, b=0.01, c2=0.012, cap=0.06)
 
 
-def _synthetic(n_endings=24, boards=6, noise=0.01, seed=5, flat=None):
-    """Endings priced by the model itself with TRUE constants plus Gaussian noise (share of pot).
+def _synthetic(n_endings=24, boards=6, noise=0.01, seed=5, flat=None, truth=TRUE):
+    """Endings priced by the model itself with ``truth``'s constants plus Gaussian noise (share of pot).
 
     Odd endings are raised pots with the aggressor in position, even ones out of position;
     ``flat`` = (in position, out of position) prices them with the aggressor term's flat edges."""
@@ -163,7 +163,7 @@ def _synthetic(n_endings=24, boards=6, noise=0.01, seed=5, flat=None):
         pot = float(rng.choice([2.0, 5.5, 6.0, 20.0]))
         spr = float(np.exp(rng.uniform(np.log(0.3), np.log(60))))
         behind = pot * spr
-        c, edge = TRUE.commitment(spr), TRUE.edge(spr) if flat is None else flat[0 if e % 2 else 1]
+        c, edge = truth.commitment(spr), truth.edge(spr) if flat is None else flat[0 if e % 2 else 1]
         played = pot + 2 * c * behind
         for b in range(boards + 1):
             rows = []
@@ -201,6 +201,31 @@ def test_fit_recovers_known_constants_within_its_standard_errors():
     shipped = np.array([start.a, start.b, start.c2, start.cap])
     assert measure.error_per_hand(staged, heldout) < measure.error_per_hand(shipped, heldout)
     assert measure.error_per_hand(truth, heldout) <= measure.error_per_hand(staged, heldout) * 1.05
+
+
+def test_joint_fit_minimises_the_rms_error_per_hand():
+    fitting = measure.build_measurements(_synthetic(n_endings=12, boards=3)).subset(False)
+    start = PostflopModel()
+    staged = measure.staged_fit(fitting, start)
+    joint = measure.joint_fit(fitting, staged)
+    for other in (staged, np.array([start.a, start.b, start.c2, start.cap]), np.array([TRUE.a, TRUE.b, TRUE.c2, TRUE.cap])):
+        assert measure.rms_error_per_hand(joint, fitting) <= measure.rms_error_per_hand(other, fitting) + 1e-9
+
+
+@pytest.mark.parametrize("start_cap", [0.07, 0.3])
+def test_a_cap_the_measurements_never_reach_is_the_edge_at_the_deepest_spr(start_cap):
+    """With the true cap above every measured edge, any higher cap fits as well: both fits
+    report the smallest one (the edge at the deepest measured spr), whatever they started from."""
+    truth = PostflopModel(a=1.2, b=0.01, c2=0.012, cap=0.45)
+    fitting = measure.build_measurements(_synthetic(n_endings=8, boards=2, noise=0.0, truth=truth)).subset(False)
+    deepest = truth.edge(float(fitting.per_measurement["spr"].max()))
+    assert deepest < 0.2
+    start = PostflopModel(cap=start_cap)
+    staged = measure.staged_fit(fitting, start)
+    joint = measure.joint_fit(fitting, staged)
+    for theta in (staged, joint):
+        assert theta[3] == pytest.approx(deepest, abs=1e-4)
+        assert measure.error_per_hand(theta, fitting) == pytest.approx(0.0, abs=1e-3)
 
 
 def test_aggressor_term_recovers_flat_edges_and_its_error_gain():
@@ -264,6 +289,8 @@ def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     assert result["counts"] == {"spots": 1, "endings": 12, "measurements": 60, "fitting": 48, "heldout": 12,
                                 "hands": 60 * 120, "missing_endings": 0}
     assert result["error_per_hand_bb"]["heldout"]["staged"] < result["error_per_hand_bb"]["heldout"]["shipped"]
+    rms = result["rms_error_per_hand_bb"]["fitting"]
+    assert rms["joint"] <= min(rms["staged"], rms["shipped"])
     assert (tmp_path / "report" / "summary.html").is_file()
 
 def test_aggressor_split_of_one_measurement_has_no_standard_error_in_json():

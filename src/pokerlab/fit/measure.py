@@ -24,7 +24,11 @@ Standard errors come from a seeded bootstrap over each ending's fitting boards.
 
 The **error per hand** of a set of constants is the weighted mean absolute difference, in bb,
 between the model's value of each combo and its solved value (weights: measurement weight
-times the combo's mass within its range).
+times the combo's mass within its range); the joint fit minimises its root-mean-square form
+instead, so the two criteria can rank constants differently.
+
+``cap`` is identified only where the measured edges reach it; otherwise both fits report the
+smallest cap that fits as well (the edge at the deepest measured spr), not an arbitrary one.
 
 Per-class realisation: for each combo ``r = (ev + c S)/P' - q`` (its share of the played pot
 above its equity, with the measurement's own ``c`` and ``P'``); its range mean is ``sign * e``.
@@ -148,6 +152,13 @@ def error_per_hand(theta, data: Measurements, aggressor: tuple[float, float] | N
     return float(w @ np.abs(value - data.combos["ev"].to_numpy()) / w.sum())
 
 
+def rms_error_per_hand(theta, data: Measurements) -> float:
+    """Weighted root-mean-square (model - solved) value per hand, bb: the joint fit's criterion."""
+    w = data.combos["w"].to_numpy()
+    value = predict(theta, data.per_measurement, data.combos)
+    return float(np.sqrt(w @ (value - data.combos["ev"].to_numpy()) ** 2 / w.sum()))
+
+
 def aggressor_edges(per: pd.DataFrame) -> tuple[float, float] | None:
     """The aggressor term's two flat edges (in position, out of position): the weighted mean
     measured edge of the raised-pot measurements on each side; None unless both sides are measured."""
@@ -202,13 +213,25 @@ def _fit_edge(per: pd.DataFrame, weight: np.ndarray, start) -> np.ndarray:
     return best.x
 
 
+def _tighten_cap(theta: np.ndarray, spr: np.ndarray) -> np.ndarray:
+    """``theta`` with ``cap`` no higher than the largest unclipped edge over the measured ``spr``.
+
+    A cap above every edge the measurements reach changes no residual (a flat direction: the
+    optimiser stops wherever it started). Taking the smallest cap that fits equally well keeps
+    the model from extrapolating the edge's log growth beyond the deepest measured spr.
+    """
+    a, b, c2, cap = theta
+    reached = max(0.0, float(np.max(b + c2 * np.log2(1.0 + spr))))
+    return np.array([a, b, c2, min(cap, reached)])
+
+
 def staged_fit(data: Measurements, start: PostflopModel, weight: np.ndarray | None = None) -> np.ndarray:
     """(a, b, c2, cap): ``a`` from the commitments, then the edge constants from the edges."""
     per = data.per_measurement
     w = per["weight"].to_numpy() if weight is None else weight
     a = _fit_a(per, w, start.a)
     b, c2, cap = _fit_edge(per, w, (start.b, start.c2, start.cap))
-    return np.array([a, b, c2, cap])
+    return _tighten_cap(np.array([a, b, c2, cap]), per["spr"].to_numpy()[w > 0])
 
 
 def _moments(data: Measurements, weight: np.ndarray):
@@ -239,7 +262,7 @@ def joint_fit(data: Measurements, start: np.ndarray, weight: np.ndarray | None =
         return np.sqrt(np.maximum(sse, 0.0))
 
     x0 = np.clip(start, BOUNDS[0] + 1e-9, BOUNDS[1] - 1e-9)
-    return least_squares(residuals, x0, bounds=BOUNDS).x
+    return _tighten_cap(least_squares(residuals, x0, bounds=BOUNDS).x, per["spr"].to_numpy()[w > 0])
 
 
 def bootstrap(data: Measurements, start: PostflopModel, staged: np.ndarray, samples: int, seed: int) -> dict[str, np.ndarray]:

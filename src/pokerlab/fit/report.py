@@ -131,7 +131,9 @@ def _summary_markdown(result: dict[str, Any], split: pd.DataFrame) -> str:
     names = measure.NAMES
     rows = [[n, result["shipped_before"][n], result["staged"]["value"][n], result["staged"]["se"][n],
              result["joint"]["value"][n], result["joint"]["se"][n]] for n in names]
-    errors = [[part, v["shipped"], v["staged"], v["joint"]] for part, v in result["error_per_hand_bb"].items()]
+    errors = [[f"{part}, {kind}", v["shipped"], v["staged"], v["joint"]]
+              for kind, key in (("mean |error|", "error_per_hand_bb"), ("rms", "rms_error_per_hand_bb"))
+              for part, v in result[key].items()]
     spots = [[s["spot"], s["flop_mass"], s["three_way_share"], s["measured_share"]] for s in result.get("spots", [])]
     agg = [[r["spr_band"], r["aggressor"], r["edge"], r["se"], r["measurements"]] for r in split.to_dict(orient="records")]
     c = result["counts"]
@@ -142,7 +144,7 @@ def _summary_markdown(result: dict[str, Any], split: pd.DataFrame) -> str:
         f"{result['accuracy_pct_pot']}% of the pot, {result['bootstrap']} bootstrap resamples.",
         "## Constants (standard errors from the bootstrap over boards)",
         _table(["constant", "shipped", "staged", "se", "joint", "se"], rows),
-        "## Error per hand, bb (weighted mean |model - solved|)",
+        "## Error per hand, bb (weighted mean |model - solved| and its root-mean-square, the joint fit's criterion)",
         _table(["boards", "shipped", "staged", "joint"], errors),
         "## Flop-ending mass per spot (three-way endings are not measured)",
         _table(["spot", "flop mass", "three-way share", "measured share"], spots),

@@ -101,11 +101,13 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
     joint = measure.joint_fit(fitting, staged)
     boot = measure.bootstrap(fitting, shipped, staged, settings.bootstrap, settings.seed)
     theta_shipped = np.array([shipped.a, shipped.b, shipped.c2, shipped.cap])
-    errors = {}
+    errors, rms_errors = {}, {}
     for name, part in (("fitting", fitting), ("heldout", heldout)):
         if len(part.per_measurement):
-            errors[name] = {label: round(measure.error_per_hand(t, part), FIGURE_DECIMALS)
-                            for label, t in (("shipped", theta_shipped), ("staged", staged), ("joint", joint))}
+            candidates = (("shipped", theta_shipped), ("staged", staged), ("joint", joint))
+            errors[name] = {label: round(measure.error_per_hand(t, part), FIGURE_DECIMALS) for label, t in candidates}
+            rms_errors[name] = {label: round(measure.rms_error_per_hand(t, part), FIGURE_DECIMALS)
+                                for label, t in candidates}
     per = data.per_measurement
     split = measure.split_by_aggressor(fitting.per_measurement)
     aggressor = measure.aggressor_edges(fitting.per_measurement)
@@ -126,6 +128,7 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
         "joint": {"value": _constants(joint), "se": _se(boot["joint"])},
         "shipped_before": _constants(theta_shipped),
         "error_per_hand_bb": errors,
+        "rms_error_per_hand_bb": rms_errors,
         "counts": {"spots": int(per["spot"].nunique()), "endings": int(per.groupby(["spot", "rank"]).ngroups),
                    "measurements": int(len(per)), "fitting": int(len(fitting.per_measurement)),
                    "heldout": int(len(heldout.per_measurement)), "hands": int(len(data.combos)),
