@@ -132,7 +132,7 @@ def _summary_markdown(result: dict[str, Any], split: pd.DataFrame) -> str:
     rows = [[n, result["shipped_before"][n], result["staged"]["value"][n], result["staged"]["se"][n],
              result["joint"]["value"][n], result["joint"]["se"][n]] for n in names]
     errors = [[f"{part}, {kind}", v["shipped"], v["staged"], v["joint"]]
-              for kind, key in (("mean |error|", "error_per_hand_bb"), ("rms", "rms_error_per_hand_bb"))
+              for kind, key in (("mean abs", "error_per_hand_bb"), ("rms", "rms_error_per_hand_bb"))
               for part, v in result[key].items()]
     spots = [[s["spot"], s["flop_mass"], s["three_way_share"], s["measured_share"]] for s in result.get("spots", [])]
     agg = [[r["spr_band"], r["aggressor"], r["edge"], r["se"], r["measurements"]] for r in split.to_dict(orient="records")]
