@@ -72,9 +72,10 @@ def test_overrides_replace_settings_and_resources_of_their_spot_only(tmp_path):
     assert overrides == {"cash/9max/200bb": {"checkpoints": "400,1200,3000,6000", "runtime": 240},
                          "cash/2max/10bb": {"bar_coefficient": 0.02}, "mtt/6max/20bb": {}}  # an empty row overrides nothing
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["solve"]
-    deep = SolveSettings.from_config(solve_settings(config, overrides["cash/9max/200bb"]))
+    constants = ROOT / config["postflop"]["file"] if config["postflop"].get("source") == "file" else None
+    deep = SolveSettings.from_config(solve_settings(config, overrides["cash/9max/200bb"]), constants)
     assert deep.checkpoints == (400, 1200, 3000, 6000) and deep.bar_coefficient == config["bar_coefficient"]
-    assert SolveSettings.from_config(solve_settings(config, {"bar_coefficient": 0.02})).bar_coefficient == 0.02
+    assert SolveSettings.from_config(solve_settings(config, {"bar_coefficient": 0.02}), constants).bar_coefficient == 0.02
     assert "spots" not in solve_settings(config, {})
     assert solve_resources(9, overrides["cash/9max/200bb"]) == {"mem_mb": SOLVE_MEM_MB[9], "runtime": 240}
     assert solve_resources("2", {}) == {"mem_mb": SOLVE_MEM_MB[2], "runtime": SOLVE_RUNTIME_MIN[2]}
