@@ -2,7 +2,10 @@
 
 Reads a (finished or partial) fit run: each ``fit_solve`` job's ``benchmark:`` file
 (``logs/benchmarks/fit/*.tsv``: wall and CPU seconds of the whole job, start-up included) and its
-measurement (iterations run, exploitability reached). Prints per-solve CPU and the totals.
+measurement (iterations run, exploitability reached). Prints per-solve CPU and the totals. CPU is
+the job's own count from its log (``job cpu_seconds``, user + system since the job started) where
+the log has it; otherwise the benchmark file's, which samples the job every 30 s and so misses up
+to 30 s of each job's CPU (the total is then a lower bound, and says so).
 
 With ``--target-config`` it projects another fit config (e.g. the production one) from these
 measurements: per solve, CPU = iterations x CPU per iteration, where
@@ -53,6 +56,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
     from pokerlab.fit.solves import read_measurement
+    from pokerlab.preflop.solve import JOB_CPU
 
     rows = []
     for bench in sorted(glob.glob(os.path.join(args.workdir, "logs/benchmarks/fit/*.tsv"))):
@@ -65,7 +69,10 @@ def main() -> int:
         if record.get("missing"):
             continue
         b = pd.read_csv(bench, sep="\t").iloc[-1]
-        rows.append({"job": stem, "wall_s": float(b["s"]), "cpu_s": float(b["cpu_time"]),
+        log = os.path.join(args.workdir, "logs/fit", f"solve_{stem}.log")
+        logged = JOB_CPU.findall(open(log, errors="replace").read()) if os.path.exists(log) else []
+        rows.append({"job": stem, "wall_s": float(b["s"]),
+                     "cpu_s": float(logged[-1]) if logged else float(b["cpu_time"]), "cpu_from": "log" if logged else "bench",
                      "iterations": record["iterations"], "pct_pot": record["exploitability_pct_pot"],
                      "combos": int(len(frame)), "pot": record["pot_bb"], "behind": record["behind_bb"]})
     if not rows:
@@ -77,6 +84,10 @@ def main() -> int:
     print(f"\n{len(jobs)} solves: CPU {jobs['cpu_s'].sum():.0f} s ({jobs['cpu_s'].sum() / 3600:.2f} CPU-h), "
           f"mean {jobs['cpu_s'].mean():.1f} s, max {jobs['cpu_s'].max():.1f} s; wall sum {jobs['wall_s'].sum():.0f} s; "
           f"load average now {os.getloadavg()[0]:.1f}")
+    sampled = int((jobs["cpu_from"] == "bench").sum())
+    if sampled:
+        print(f"{sampled} of {len(jobs)} jobs' CPU from benchmark files (sampled every 30 s): the total is a lower "
+              f"bound, at most {sampled * 30 / 3600:.2f} CPU-h short")
     if not args.target_config:
         return 0
     base = yaml.safe_load(open(os.path.join(args.workdir, args.config)))["fit"]
