@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from pokerlab.io import atomic_path, write_json_atomic
+from pokerlab.preflop.spot import parse_spot_name
 
 
 def expand_inputs(patterns) -> list[str]:
@@ -91,8 +92,8 @@ def run_exploit(inputs, charts, table_path, seat: str, hero: str, json_path, png
         reason = "no hands"
     else:
         name = keys.most_common(1)[0][0]
-        fmt, seats, depth = name.split("/")
-        key = (fmt, int(seats[:-3]), float(depth[:-2]))
+        spot = parse_spot_name(name)
+        key = (spot.format, spot.seats, spot.depth)
         chart = library.get(*key)
         if chart is None:
             reason = f"chart {name} is not published"

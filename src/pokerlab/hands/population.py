@@ -25,6 +25,7 @@ import numpy as np
 from pokerlab import cards
 from pokerlab.hands.grading import ChartLibrary, grade_hands
 from pokerlab.hands.model import Hand
+from pokerlab.preflop.spot import parse_spot_name
 
 
 def _rfi_node(node: str) -> bool:
@@ -47,8 +48,8 @@ def population_table(hands: list[Hand], library: ChartLibrary, nodes: str = "rfi
     for (chart_name, stakes, node_id), g in rows_df.groupby(["chart", "stakes", "node"], sort=True):
         if len(g) < min_count:
             continue
-        fmt, seats, depth = chart_name.split("/")
-        chart = library.get(fmt, int(seats[:-3]), float(depth[:-2]))
+        spot = parse_spot_name(chart_name)
+        chart = library.get(spot.format, spot.seats, spot.depth)
         node = chart.nodes[node_id]
         actor = node.actor
         known = g[g["class"].notna()]

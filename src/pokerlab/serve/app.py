@@ -49,6 +49,7 @@ from starlette.staticfiles import StaticFiles
 
 from pokerlab import __version__
 from pokerlab.charts import CHART_SUFFIX, parse_chart
+from pokerlab.preflop.spot import parse_spot_name
 from pokerlab.serve.documents import SCHEMA_VERSION
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -291,8 +292,8 @@ class Catalogue:
     def sets(self) -> tuple[bytes, str]:
         charts = []
         for key in self.charts:
-            fmt, table, depth = key.split("/")
-            charts.append({"id": key, "format": fmt, "seats": int(table[:-3]), "depth_bb": float(depth[:-2])})
+            spot = parse_spot_name(key)
+            charts.append({"id": key, "format": spot.format, "seats": spot.seats, "depth_bb": spot.depth})
         charts.sort(key=lambda c: (c["format"], c["seats"], c["depth_bb"]))
         packs = [{"id": name, "pack_sha256": p.sha256, "campaign": p.index["campaign"], "stamp": p.index["stamp"],
                   "tier": p.index["tier"],
