@@ -157,9 +157,11 @@ def test_named_structures_have_the_documented_shape():
 _ICM_CACHE: dict = {}
 
 
-def reference_payoffs(tree, structure, hands, win, tie):
+def reference_payoffs(tree, structure, hands, win, tie, edges=None):
     """Each ending valued outcome by outcome with the permutation ICM (no shared code below the
-    tree): the random-duel rule for two or three seats, the edge moved onto a seat's outright win."""
+    tree): the random-duel rule for two or three seats, the edge moved onto a seat's outright win;
+    ``edges`` (model v2's class table): each duel also moves (d_a - d_b) / pairs from b's outright
+    win onto a's."""
     n, depth = tree.seats, tree.spot.depth
     start = np.full(structure.players_left, depth)
     start[n - 1] += tree.spot.ante
@@ -211,6 +213,14 @@ def reference_payoffs(tree, structure, hands, win, tie):
                 final = base.copy()
                 final[s] += played
                 outcomes.append((e, final))
+            if edges is not None and node.kind == "flop":
+                d = dict(zip(players, edges.vectors(spr, len(players))))
+                for a, b in pairs:
+                    shift = (d[a][hands[a]] - d[b][hands[b]]) / len(pairs)
+                    for p, winner in ((shift, a), (-shift, b)):
+                        final = base.copy()
+                        final[winner] += played
+                        outcomes.append((p, final))
         rows.append(sum(p * (value_cached(f) - before) for p, f in outcomes) * scale)
     rows = np.array(rows)
     return rows[:, :n], rows[:, n:].sum(axis=1)

@@ -11,15 +11,18 @@ import pandas as pd
 import pytest
 
 from pokerlab import cards
+from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.preflop.class_edges import (ClassEdges, class_table_from_file, fit_class_table, read_class_table,
                                           write_class_table)
-from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.payoffs_icm import icm_payoffs
 from pokerlab.preflop.solve import SolveSettings, result_bytes, solve_spot
-from pokerlab.preflop.solver_icm import make_solver
+from pokerlab.preflop.solver_icm import IcmSolver, make_solver
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree, postflop_order
+from test_icm import reference_payoffs
 from test_payoffs import random_tables
-from test_solver import assert_matches_brute_force, random_prior
+from test_solver import ReferenceCFRPlus, assert_matches_brute_force, assert_matches_reference, random_prior
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
@@ -126,6 +129,77 @@ def test_solver_matches_brute_force_cfr_plus_on_v2_payoffs(spot, shove_or_fold, 
     assert_matches_brute_force(tree, payoffs, win, tie, random_prior(m, 11))
 
 
+# --- ICM formats: the same shift of the duel's win probability, valued by prize equity --------
+
+ICM_STRUCTURE = PayoutStructure("six_left", 6, (50.0, 30.0, 20.0))
+
+
+@pytest.mark.parametrize("spot", [Spot("mtt", 2, 10), Spot("mtt", 3, 15), Spot("mtt", 4, 40)], ids=lambda s: s.name)
+def test_icm_v2_payoffs_equal_the_outcome_by_outcome_reference(spot):
+    tree = build_tree(spot, SIZING)
+    edges = random_edges(M, spot.seats + 20)
+    payoffs = icm_payoffs(tree, MODEL, ICM_STRUCTURE, edges)
+    win, tie = random_tables(M, 7)
+    v1 = icm_payoffs(tree, MODEL, ICM_STRUCTURE)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        hands = rng.integers(0, M, spot.seats)
+        seats, field = reference_payoffs(tree, ICM_STRUCTURE, hands, win, tie, edges)
+        np.testing.assert_allclose(payoffs.hand_payoffs(hands, win, tie), seats, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(payoffs.field_payoffs(hands, win, tie), field, rtol=0, atol=1e-9)
+        # the table moves the flop endings, for the seats in them only (the reference values the
+        # others' prize equity outcome by outcome: a duel of equal stacks leaves it where it was)
+        diff = payoffs.hand_payoffs(hands, win, tie) - v1.hand_payoffs(hands, win, tie)
+        flop = np.array([tree.nodes[k].kind == "flop" for k in payoffs.nodes])
+        in_hand = np.array([[s in tree.nodes[k].players_in for s in range(spot.seats)] for k in payoffs.nodes])
+        assert np.any(diff != 0) and not np.any(diff[~flop]) and not np.any(diff[~in_hand])
+
+
+@pytest.mark.parametrize("spot", [Spot("mtt", 2, 20), Spot("mtt", 6, 10), Spot("mtt", 9, 40)], ids=lambda s: s.name)
+@pytest.mark.parametrize("name", ["icm_bubble", "icm_final"])
+def test_icm_v2_conserves_prize_equity_at_every_ending(spot, name):
+    structure = load_payouts()[name]
+    if structure.players_left < spot.seats:
+        pytest.skip("table larger than the field")
+    payoffs = icm_payoffs(build_tree(spot, SIZING), MODEL, structure, random_edges(M, spot.seats))
+    assert np.any(payoffs.term_class != 0)
+    win, tie = random_tables(M, spot.seats)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        hands = rng.integers(0, M, spot.seats)
+        total = payoffs.hand_payoffs(hands, win, tie).sum(axis=1) + payoffs.field_payoffs(hands, win, tie)
+        assert np.abs(total).max() < 1e-9
+
+
+def test_icm_v2_under_winner_takes_all_is_chip_v2():
+    edges = random_edges(M, 5)
+    for spot in (Spot("mtt", 2, 10), Spot("mtt", 6, 20)):
+        tree = build_tree(spot, SIZING)
+        icm = icm_payoffs(tree, MODEL, PayoutStructure("wta", 8, (1.0,)), edges)
+        chips = chip_ev_payoffs(tree, MODEL, edges)
+        win, tie = random_tables(M, 3)
+        for hands in np.random.default_rng(3).integers(0, M, (5, spot.seats)):
+            np.testing.assert_allclose(icm.hand_payoffs(hands, win, tie), chips.hand_payoffs(hands, win, tie), atol=1e-9)
+
+
+@pytest.mark.parametrize("spot, shove_or_fold, m, name", [
+    (Spot("mtt", 2, 30), False, 3, "icm_bubble"),
+    (Spot("mtt", 3, 12), False, 2, "icm_final"),  # three-way flop endings: a seat in the hand watches a duel
+    (Spot("mtt", 4, 15), False, 2, "icm_bubble"),  # folded seats watch flop duels
+], ids=lambda x: getattr(x, "name", str(x)))
+def test_icm_solver_matches_brute_force_cfr_plus_on_v2_payoffs(spot, shove_or_fold, m, name):
+    tree = build_tree(spot, SIZING, shove_or_fold=shove_or_fold)
+    payoffs = icm_payoffs(tree, MODEL, load_payouts()[name], random_edges(m, 12, scale=0.1))
+    assert any(tree.nodes[k].kind == "flop" for k in payoffs.nodes)
+    win, tie = random_tables(m, 11)
+    prior = random_prior(m, 11)
+    solver, ref = IcmSolver(tree, payoffs, win, tie, prior), ReferenceCFRPlus(tree, payoffs, win, tie, prior)
+    for _ in range(3):
+        solver.iterate()
+        ref.iterate()
+    assert_matches_reference(solver, ref)
+
+
 def _without_model(result: dict) -> dict:
     out = json.loads(json.dumps(result))
     out["settings"].pop("postflop_model")
@@ -133,7 +207,8 @@ def _without_model(result: dict) -> dict:
     return out
 
 
-@pytest.mark.parametrize("spot", [Spot("cash", 2, 100), Spot("cash", 6, 40)], ids=lambda s: s.name)
+@pytest.mark.parametrize("spot", [Spot("cash", 2, 100), Spot("cash", 6, 40), Spot("icm_bubble", 4, 25)],
+                         ids=lambda s: s.name)
 def test_v2_with_a_zero_table_reproduces_v1_result_bytes(spot):
     """The class terms run (with zeros) and every byte but the model's own label is v1's."""
     win, tie = random_tables(M, seed=5)
@@ -161,8 +236,10 @@ def test_settings_name_the_bad_key(tmp_path):
         SolveSettings.from_config(section)
     tree = build_tree(Spot("icm_final", 6, 20), SIZING)
     win, tie = random_tables(M, seed=5)
-    with pytest.raises(ValueError, match="solve.postflop.model"):
-        make_solver(tree, MODEL, win, tie, classes=ClassEdges.zero())
+    solver, _ = make_solver(tree, MODEL, win, tie, classes=ClassEdges.zero())  # v2 prices ICM spots too
+    assert isinstance(solver, IcmSolver) and solver.payoffs.class_vectors is not None
+    with pytest.raises(ValueError, match="solve.postflop.aggressor"):  # the aggressor term does not
+        make_solver(tree, MODEL, win, tie, aggressor=AggressorEdge(0.02, -0.01))
 
 
 def _realisation(rows):

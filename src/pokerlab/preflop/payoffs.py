@@ -139,6 +139,27 @@ class EndingPayoffs:
                       self.term_class * (self.class_vectors[self.term_own, mine] - self.class_vectors[self.term_opp, theirs]))
         return out
 
+class ClassVectorBank:
+    """The distinct class-deviation vectors of a payoff structure (model v2), each stored once;
+    id 0 is the zero vector (endings without deviations, e.g. all-ins)."""
+
+    def __init__(self, m: int):
+        self._ids: dict[bytes, int] = {}
+        self._vectors: list[np.ndarray] = []
+        self.id(np.zeros(m))
+
+    def id(self, vector: np.ndarray) -> int:
+        key = vector.tobytes()
+        if key not in self._ids:
+            self._ids[key] = len(self._vectors)
+            self._vectors.append(vector)
+        return self._ids[key]
+
+    def array(self) -> np.ndarray:
+        """(vectors, m) in id order."""
+        return np.array(self._vectors, dtype=np.float64)
+
+
 def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None = None,
                     aggressor: AggressorEdge | None = None) -> EndingPayoffs:
     """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring;
@@ -148,18 +169,7 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None
     const = np.zeros((nodes.size, n))
     tier = np.zeros(nodes.size, dtype=np.int64)
     terms: list[tuple] = []  # (seat, ending, opponent, equity coefficient[, class coefficient, own, opponent's vector])
-    bank: dict[bytes, int] = {}  # distinct class vectors (v2)
-    vectors: list[np.ndarray] = []
-
-    def vector_id(v: np.ndarray) -> int:
-        key = v.tobytes()
-        if key not in bank:
-            bank[key] = len(vectors)
-            vectors.append(v)
-        return bank[key]
-
-    if classes is not None:
-        vector_id(np.zeros(classes.n_classes))  # id 0: no deviation (all-in endings)
+    bank = None if classes is None else ClassVectorBank(classes.n_classes)
 
     for z, k in enumerate(nodes):
         node = tree.nodes[k]
@@ -190,7 +200,7 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None
         if classes is None:
             terms.extend((i, z, j, share) for i in players for j in players if j != i)
             continue
-        ids = [vector_id(v) for v in classes.vectors(spr, len(players))] if tier[z] == 4 else [0] * len(players)
+        ids = [bank.id(v) for v in classes.vectors(spr, len(players))] if tier[z] == 4 else [0] * len(players)
         role = dict(zip(players, ids))
         class_coef = share if tier[z] == 4 else 0.0
         terms.extend((i, z, j, share, class_coef, role[i], role[j]) for i in players for j in players if j != i)
@@ -201,7 +211,7 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None
     coef = coef.astype(np.float64)
     extra = {}
     if classes is not None:
-        extra = {"class_vectors": np.array(vectors, dtype=np.float64), "term_class": cols[4].astype(np.float64),
+        extra = {"class_vectors": bank.array(), "term_class": cols[4].astype(np.float64),
                  "term_own": cols[5].astype(np.int64), "term_opp": cols[6].astype(np.int64)}
     return EndingPayoffs(nodes=nodes, tier=tier, const=const, term_ending=ending.astype(np.int64),
                          term_seat=seat.astype(np.int64), term_opponent=opponent.astype(np.int64),

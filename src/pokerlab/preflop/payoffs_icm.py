@@ -31,6 +31,16 @@ Outcomes and their probabilities, all linear in the win/tie tables ``W``, ``T``
   one and every seat's mean chip result is the chip-EV tier-4 payoff. At extreme equities an
   outcome's weight can fall below zero (a linear extrapolation, like the chip model's).
 
+Model v2 (a class table, :mod:`pokerlab.preflop.class_edges`) moves probability by hand as well:
+at a flop ending each duel (a, b) of weight ``w`` (1 heads-up, 1/3 three-way) moves
+``w * (d_a[c_a] - d_b[c_b])`` from "b wins P' alone" to "a wins P' alone", the same shift of the
+chip share as the chip model's v2. A seat gains ``w * (d_a[c_a] - d_b[c_b]) * (V_seat(a wins) -
+V_seat(b wins))``: for a and b a class term of their payoff term, exactly as in the chip model.
+Every other seat gains nothing: the seats at a flop ending have matched every bet from equal
+starting stacks, so "a wins" and "b wins" leave the same stacks with a and b swapped, and prize
+equity is symmetric in the other players' stacks (checked when the payoffs are built). Shifts
+cancel within each duel, so prize equity is still conserved; with a zero table the payoffs are v1's.
+
 Each seat's value is ``sum_o p_o * V_seat(o)``; written out, a seat in the hand gets a constant
 plus win/tie terms against each opponent (``EndingPayoffs``). Seats *not* in the hand - folded,
 or off the table - still gain or lose equity when others bust or double up, and that value
@@ -47,7 +57,8 @@ from itertools import combinations
 import numpy as np
 
 from pokerlab.icm import PayoutStructure, hand_end_equity
-from pokerlab.preflop.payoffs import EndingPayoffs, PostflopModel
+from pokerlab.preflop.class_edges import ClassEdges
+from pokerlab.preflop.payoffs import ClassVectorBank, EndingPayoffs, PostflopModel
 from pokerlab.preflop.tree import Tree, postflop_order
 
 
@@ -103,7 +114,8 @@ def _award(stacks: np.ndarray, shares: dict[int, float], pot: float) -> np.ndarr
 
 def _outcomes(node, seats: int, start: np.ndarray, model: PostflopModel) -> list[tuple]:
     """(final table stacks, constant, pair, win coefficient, tie coefficient) of each outcome of
-    an ending; the probability of an outcome is constant + win * W[pair] + tie * T[pair]."""
+    an ending; the probability of an outcome is constant + win * W[pair] + tie * T[pair]. Each
+    pair's outcomes come together, in the order a wins, b wins, chop."""
     players = sorted(node.players_in, key=lambda s: postflop_order(s, seats))  # first to act first
     stacks = start - np.asarray(node.contrib)  # before the pot is awarded
     if node.kind == "fold":
@@ -117,13 +129,18 @@ def _outcomes(node, seats: int, start: np.ndarray, model: PostflopModel) -> list
         e = model.edge(spr)
         edges = [-e, e] if len(players) == 2 else [-e, 0.0, e]
     out = []
-    weight = 1.0 / (len(players) * (len(players) - 1) / 2)  # 1 heads-up, 1/3 three-way
+    weight = _pair_weight(len(players))
     for a, b in combinations(players, 2):
         out.append((_award(stacks, {a: 1.0}, played), 0.0, (a, b), weight, 0.0))
         out.append((_award(stacks, {b: 1.0}, played), weight, (a, b), -weight, -weight))
         out.append((_award(stacks, {a: 0.5, b: 0.5}, played), 0.0, (a, b), 0.0, weight))
     out.extend((_award(stacks, {s: 1.0}, played), e, None, 0.0, 0.0) for s, e in zip(players, edges) if e != 0.0)
     return out
+
+
+def _pair_weight(players: int) -> float:
+    """Probability that a given pair plays the pot: 1 heads-up, 1/3 three-way (the random duel)."""
+    return 1.0 / (players * (players - 1) / 2)
 
 
 def _tier(node) -> int:
@@ -135,9 +152,11 @@ def _tier(node) -> int:
     return 4
 
 
-def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) -> IcmPayoffs:
+def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure,
+                classes: ClassEdges | None = None) -> IcmPayoffs:
     """ICM payoffs (bb-equivalents, net of the equity before the hand) of every ending of
-    ``tree`` under ``structure``; outcomes as in the module docstring."""
+    ``tree`` under ``structure``; outcomes as in the module docstring. ``classes``: model v2's
+    class table (None: v1)."""
     n = tree.seats
     if structure.players_left < n:
         raise ValueError(f"payouts {structure.name}: {structure.players_left} players left cannot fill a {n}-seat table")
@@ -148,8 +167,19 @@ def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) ->
     nodes = tree.endings
     pairs: dict[tuple[int, int, int], int] = {}  # (ending, a, b) -> pair row
     finals, ending_of, pair_of, probability = [], [], [], []  # per outcome
+    bank = None if classes is None else ClassVectorBank(classes.n_classes)
+    duels = []  # per pair row (v2): (outcome where a wins, class weight, a's vector id, b's vector id)
     for z, k in enumerate(nodes):
-        for final, const, pair, w, t in _outcomes(tree.nodes[k], n, start[:n], model):
+        node = tree.nodes[k]
+        if bank is not None and node.kind == "flop":
+            players = sorted(node.players_in, key=lambda s: postflop_order(s, n))
+            role = dict(zip(players, (bank.id(v) for v in classes.vectors(node.behind / node.pot, len(players)))))
+            weight = _pair_weight(len(players))
+        else:
+            role, weight = None, 0.0
+        for final, const, pair, w, t in _outcomes(node, n, start[:n], model):
+            if pair is not None and (z, *pair) not in pairs:  # its first outcome: pair[0] wins
+                duels.append((len(finals), weight, *((role[pair[0]], role[pair[1]]) if role else (0, 0))))
             finals.append(final)
             ending_of.append(z)
             pair_of.append(-1 if pair is None else pairs.setdefault((z, *pair), len(pairs)))
@@ -181,8 +211,22 @@ def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure) ->
     watching[:, n] = field_size > 0
     s_row, s_seat = np.nonzero(watching)
     tier = np.array([_tier(tree.nodes[k]) for k in nodes], dtype=np.int64)
+    extra = {}
+    if bank is not None:
+        # a duel's shift w (d_a - d_b) moves probability from "b wins" to "a wins": each column
+        # gains w (V(a wins) - V(b wins)) times it
+        a_wins, class_weight, vec_a, vec_b = (np.array(x) for x in zip(*duels)) if duels else [np.zeros(0, int)] * 4
+        coef_class = class_weight[:, None] * (value[a_wins] - value[a_wins + 1])
+        watched = np.abs(coef_class[s_row, s_seat]).max(initial=0.0)
+        if watched > 1e-9 * max(1.0, float(np.abs(value).max(initial=0.0))):
+            raise ValueError(f"model v2 under ICM: a flop duel between unequal stacks moves other seats' prize equity "
+                             f"(by up to {watched:.3g} per unit of class shift), which v2's payoffs do not carry")
+        t_class = np.r_[coef_class[rows, pa], -coef_class[rows, pb]]
+        extra = {"class_vectors": bank.array(), "term_class": t_class[order].astype(np.float64),
+                 "term_own": np.r_[vec_a, vec_b][order].astype(np.int64),
+                 "term_opp": np.r_[vec_b, vec_a][order].astype(np.int64)}
     return IcmPayoffs(nodes=nodes, tier=tier, const=const[:, :n], term_ending=t_end[order], term_seat=t_seat[order],
                       term_opponent=t_opp[order], term_win=t_win[order], term_tie=t_tie[order],
                       spectator_ending=pz[s_row], spectator_seat=s_seat.astype(np.int64), spectator_a=pa[s_row],
                       spectator_b=pb[s_row], spectator_win=coef_w[s_row, s_seat], spectator_tie=coef_t[s_row, s_seat],
-                      field_const=const[:, n].copy(), structure=structure, bb_per_prize=float(bb_per_prize))
+                      field_const=const[:, n].copy(), structure=structure, bb_per_prize=float(bb_per_prize), **extra)

@@ -175,19 +175,17 @@ def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarr
     ``cash`` and ``mtt`` are chip EV in bb; a format named like a payout structure
     (``icm_bubble``, ``icm_final``: ``config/payouts.yaml`` unless ``payouts`` is given) is
     valued by ICM in bb-equivalents (:mod:`pokerlab.preflop.payoffs_icm`). ``classes``: the class
-    table of postflop model v2 and ``aggressor`` the optional aggressor term (chip formats only).
+    table of postflop model v2 (any format) and ``aggressor`` the optional aggressor term (chip formats only).
     """
     fmt = tree.spot.format
     if fmt not in ICM_FORMATS:
         return Solver(tree, chip_ev_payoffs(tree, model, classes, aggressor), win, tie), {"model": "chip_ev", "unit": "bb"}
-    if classes is not None:
-        raise ValueError(f"solve.postflop.model: v2 is not implemented for the ICM format {fmt!r} (chip formats only)")
     if aggressor is not None:
         raise ValueError(f"solve.postflop.aggressor: not implemented for the ICM format {fmt!r} (chip formats only)")
     structures = load_payouts() if payouts is None else payouts
     if fmt not in structures:
         raise ValueError(f"format {fmt!r}: no payout structure of that name (have {sorted(structures)})")
-    payoffs = icm_payoffs(tree, model, structures[fmt])
+    payoffs = icm_payoffs(tree, model, structures[fmt], classes)
     return IcmSolver(tree, payoffs, win, tie), {
         "model": "icm_malmuth_harville",
         "unit": "bb-equivalent (prize equity x total chips / prize pool, net of the equity before the hand)",
