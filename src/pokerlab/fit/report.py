@@ -10,6 +10,7 @@ fitted constants vs spr), ``class_realisation.png`` (13x13 heatmaps per role) wi
 from __future__ import annotations
 
 import html
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -119,8 +120,10 @@ def write_report(report_dir: str | os.PathLike, data: measure.Measurements, fitt
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
-    def fmt(x):
-        return f"{x:.4g}" if isinstance(x, float) else ("" if x is None else str(x))
+    def fmt(x):  # an undefined figure (a standard error from one measurement) prints as a dash
+        if isinstance(x, float):
+            return f"{x:.4g}" if math.isfinite(x) else "-"
+        return "" if x is None else str(x)
 
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(fmt(x) for x in row) + " |" for row in rows]
