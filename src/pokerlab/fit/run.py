@@ -133,8 +133,7 @@ def fit_constants(job_paths: list[str | os.PathLike], settings: FitSettings, shi
                    "measurements": int(len(per)), "fitting": int(len(fitting.per_measurement)),
                    "heldout": int(len(heldout.per_measurement)), "hands": int(len(data.combos)),
                    "missing_endings": int(sum(1 for f, r in frames if r.get("missing")))},
-        "spots": [{k: (round(v, FIGURE_DECIMALS) if isinstance(v, float) else v) for k, v in r.items()}
-                  for r in spots.to_dict(orient="records")],
+        "spots": _json_records(spots),
         "aggressor_split": _json_records(split),
         "aggressor_term": aggressor_term,
         "class_realisation_extremes": _extremes(classes),

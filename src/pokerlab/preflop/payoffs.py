@@ -139,6 +139,7 @@ class EndingPayoffs:
                       self.term_class * (self.class_vectors[self.term_own, mine] - self.class_vectors[self.term_opp, theirs]))
         return out
 
+
 class ClassVectorBank:
     """The distinct class-deviation vectors of a payoff structure (model v2), each stored once;
     id 0 is the zero vector (endings without deviations, e.g. all-ins)."""

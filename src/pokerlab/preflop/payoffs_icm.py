@@ -129,18 +129,13 @@ def _outcomes(node, seats: int, start: np.ndarray, model: PostflopModel) -> list
         e = model.edge(spr)
         edges = [-e, e] if len(players) == 2 else [-e, 0.0, e]
     out = []
-    weight = _pair_weight(len(players))
+    weight = 1.0 / (len(players) * (len(players) - 1) / 2)  # 1 heads-up, 1/3 three-way
     for a, b in combinations(players, 2):
         out.append((_award(stacks, {a: 1.0}, played), 0.0, (a, b), weight, 0.0))
         out.append((_award(stacks, {b: 1.0}, played), weight, (a, b), -weight, -weight))
         out.append((_award(stacks, {a: 0.5, b: 0.5}, played), 0.0, (a, b), 0.0, weight))
     out.extend((_award(stacks, {s: 1.0}, played), e, None, 0.0, 0.0) for s, e in zip(players, edges) if e != 0.0)
     return out
-
-
-def _pair_weight(players: int) -> float:
-    """Probability that a given pair plays the pot: 1 heads-up, 1/3 three-way (the random duel)."""
-    return 1.0 / (players * (players - 1) / 2)
 
 
 def _tier(node) -> int:
@@ -171,15 +166,13 @@ def icm_payoffs(tree: Tree, model: PostflopModel, structure: PayoutStructure,
     duels = []  # per pair row (v2): (outcome where a wins, class weight, a's vector id, b's vector id)
     for z, k in enumerate(nodes):
         node = tree.nodes[k]
+        role = None
         if bank is not None and node.kind == "flop":
             players = sorted(node.players_in, key=lambda s: postflop_order(s, n))
             role = dict(zip(players, (bank.id(v) for v in classes.vectors(node.behind / node.pot, len(players)))))
-            weight = _pair_weight(len(players))
-        else:
-            role, weight = None, 0.0
         for final, const, pair, w, t in _outcomes(node, n, start[:n], model):
-            if pair is not None and (z, *pair) not in pairs:  # its first outcome: pair[0] wins
-                duels.append((len(finals), weight, *((role[pair[0]], role[pair[1]]) if role else (0, 0))))
+            if pair is not None and (z, *pair) not in pairs:  # its first outcome: pair[0] wins, with weight w
+                duels.append((len(finals), *((w, role[pair[0]], role[pair[1]]) if role else (0.0, 0, 0))))
             finals.append(final)
             ending_of.append(z)
             pair_of.append(-1 if pair is None else pairs.setdefault((z, *pair), len(pairs)))
