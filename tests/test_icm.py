@@ -19,8 +19,8 @@ from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.solver_icm import IcmSolver, make_solver
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree, postflop_order
-from test_payoffs import random_tables
-from test_solver import ReferenceCFRPlus, assert_matches_reference
+from test_payoffs import random_edges, random_tables
+from test_solver import ReferenceCFRPlus, assert_matches_brute_force
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
@@ -243,12 +243,15 @@ def test_payoffs_equal_the_outcome_by_outcome_reference(spot):
 
 @pytest.mark.parametrize("spot", [Spot("mtt", 2, 20), Spot("mtt", 6, 10), Spot("mtt", 9, 40)], ids=lambda s: s.name)
 @pytest.mark.parametrize("name", ["icm_bubble", "icm_final"])
-def test_prize_equity_is_conserved_at_every_ending(spot, name):
-    """Table seats (folded ones included) plus the players off the table gain nothing in total."""
+@pytest.mark.parametrize("v2", [False, True], ids=["v1", "v2"])
+def test_prize_equity_is_conserved_at_every_ending(spot, name, v2):
+    """Table seats (folded ones included) plus the players off the table gain nothing in total,
+    under model v1 and under v2 with a random class table."""
     if PAYOUTS[name].players_left < spot.seats:
         pytest.skip("table larger than the field")
     tree = build_tree(spot, SIZING)
-    payoffs = icm_payoffs(tree, MODEL, PAYOUTS[name])
+    payoffs = icm_payoffs(tree, MODEL, PAYOUTS[name], random_edges(cards.N_CLASSES, spot.seats) if v2 else None)
+    assert not v2 or np.any(payoffs.term_class != 0)
     win, tie = random_tables(cards.N_CLASSES, spot.seats)
     rng = np.random.default_rng(0)
     for _ in range(5):
@@ -257,11 +260,13 @@ def test_prize_equity_is_conserved_at_every_ending(spot, name):
         assert np.abs(total).max() < 1e-9
 
 
-def test_winner_takes_all_payoffs_are_the_chip_ev_payoffs():
+@pytest.mark.parametrize("v2", [False, True], ids=["v1", "v2"])
+def test_winner_takes_all_payoffs_are_the_chip_ev_payoffs(v2):
+    edges = random_edges(cards.N_CLASSES, 5) if v2 else None
     for spot in (Spot("mtt", 2, 10), Spot("mtt", 6, 20)):
         tree = build_tree(spot, SIZING)
-        icm = icm_payoffs(tree, MODEL, PayoutStructure("wta", 8, (1.0,)))
-        chips = chip_ev_payoffs(tree, MODEL)
+        icm = icm_payoffs(tree, MODEL, PayoutStructure("wta", 8, (1.0,)), edges)
+        chips = chip_ev_payoffs(tree, MODEL, edges)
         win, tie = random_tables(cards.N_CLASSES, 3)
         for hands in np.random.default_rng(3).integers(0, cards.N_CLASSES, (5, spot.seats)):
             np.testing.assert_allclose(icm.hand_payoffs(hands, win, tie), chips.hand_payoffs(hands, win, tie), atol=1e-9)
@@ -316,11 +321,7 @@ def test_icm_solver_matches_brute_force_cfr_plus(spot, shove_or_fold, m, name):
     win, tie = random_tables(m, 11)
     prior = np.random.default_rng(11).uniform(0.5, 1.5, m)
     prior /= prior.sum()
-    solver, ref = IcmSolver(tree, payoffs, win, tie, prior), ReferenceCFRPlus(tree, payoffs, win, tie, prior)
-    for _ in range(3):
-        solver.iterate()
-        ref.iterate()
-    assert_matches_reference(solver, ref)
+    assert_matches_brute_force(tree, payoffs, win, tie, prior, solver_class=IcmSolver)
 
 
 def test_the_chip_solver_would_get_folded_seats_wrong():

@@ -21,19 +21,13 @@ from pokerlab.preflop.solver_icm import IcmSolver, make_solver
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree, postflop_order
 from test_icm import reference_payoffs
-from test_payoffs import random_tables
-from test_solver import ReferenceCFRPlus, assert_matches_brute_force, assert_matches_reference, random_prior
+from test_payoffs import random_edges, random_tables
+from test_solver import assert_matches_brute_force, random_prior
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
 M = cards.N_CLASSES
 SPOTS = [Spot("cash", 2, 100), Spot("cash", 3, 15), Spot("mtt", 6, 20), Spot("cash", 6, 100), Spot("mtt", 4, 200)]
-
-
-def random_edges(m: int, seed: int, scale: float = 0.05) -> ClassEdges:
-    """Two spr bands with random deviations (the second band open-ended)."""
-    rng = np.random.default_rng(seed)
-    return ClassEdges(((0.0, 3.0), (3.0, math.inf)), rng.normal(0, scale, (2, m)), rng.normal(0, scale, (2, m)))
 
 
 @pytest.mark.parametrize("spot", SPOTS, ids=lambda s: s.name)
@@ -155,33 +149,6 @@ def test_icm_v2_payoffs_equal_the_outcome_by_outcome_reference(spot):
         assert np.any(diff != 0) and not np.any(diff[~flop]) and not np.any(diff[~in_hand])
 
 
-@pytest.mark.parametrize("spot", [Spot("mtt", 2, 20), Spot("mtt", 6, 10), Spot("mtt", 9, 40)], ids=lambda s: s.name)
-@pytest.mark.parametrize("name", ["icm_bubble", "icm_final"])
-def test_icm_v2_conserves_prize_equity_at_every_ending(spot, name):
-    structure = load_payouts()[name]
-    if structure.players_left < spot.seats:
-        pytest.skip("table larger than the field")
-    payoffs = icm_payoffs(build_tree(spot, SIZING), MODEL, structure, random_edges(M, spot.seats))
-    assert np.any(payoffs.term_class != 0)
-    win, tie = random_tables(M, spot.seats)
-    rng = np.random.default_rng(0)
-    for _ in range(5):
-        hands = rng.integers(0, M, spot.seats)
-        total = payoffs.hand_payoffs(hands, win, tie).sum(axis=1) + payoffs.field_payoffs(hands, win, tie)
-        assert np.abs(total).max() < 1e-9
-
-
-def test_icm_v2_under_winner_takes_all_is_chip_v2():
-    edges = random_edges(M, 5)
-    for spot in (Spot("mtt", 2, 10), Spot("mtt", 6, 20)):
-        tree = build_tree(spot, SIZING)
-        icm = icm_payoffs(tree, MODEL, PayoutStructure("wta", 8, (1.0,)), edges)
-        chips = chip_ev_payoffs(tree, MODEL, edges)
-        win, tie = random_tables(M, 3)
-        for hands in np.random.default_rng(3).integers(0, M, (5, spot.seats)):
-            np.testing.assert_allclose(icm.hand_payoffs(hands, win, tie), chips.hand_payoffs(hands, win, tie), atol=1e-9)
-
-
 @pytest.mark.parametrize("spot, shove_or_fold, m, name", [
     (Spot("mtt", 2, 30), False, 3, "icm_bubble"),
     (Spot("mtt", 3, 12), False, 2, "icm_final"),  # three-way flop endings: a seat in the hand watches a duel
@@ -192,12 +159,7 @@ def test_icm_solver_matches_brute_force_cfr_plus_on_v2_payoffs(spot, shove_or_fo
     payoffs = icm_payoffs(tree, MODEL, load_payouts()[name], random_edges(m, 12, scale=0.1))
     assert any(tree.nodes[k].kind == "flop" for k in payoffs.nodes)
     win, tie = random_tables(m, 11)
-    prior = random_prior(m, 11)
-    solver, ref = IcmSolver(tree, payoffs, win, tie, prior), ReferenceCFRPlus(tree, payoffs, win, tie, prior)
-    for _ in range(3):
-        solver.iterate()
-        ref.iterate()
-    assert_matches_reference(solver, ref)
+    assert_matches_brute_force(tree, payoffs, win, tie, random_prior(m, 11), solver_class=IcmSolver)
 
 
 def _without_model(result: dict) -> dict:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pokerlab import cards
+from pokerlab.preflop.class_edges import ClassEdges
 from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
 from pokerlab.preflop.spot import Spot, load_sizing
 from pokerlab.preflop.tree import build_tree
@@ -28,6 +29,12 @@ def random_tables(m: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     win = np.where(upper, win, (1 - tie - win).T)  # below the diagonal: the mirror's loss
     np.fill_diagonal(win, (1 - np.diag(tie)) / 2)
     return win, tie
+
+
+def random_edges(m: int, seed: int, scale: float = 0.05) -> ClassEdges:
+    """A model v2 class table with two spr bands of random deviations (the second band open-ended)."""
+    rng = np.random.default_rng(seed)
+    return ClassEdges(((0.0, 3.0), (3.0, math.inf)), rng.normal(0, scale, (2, m)), rng.normal(0, scale, (2, m)))
 
 
 def class_index(name: str) -> int:

@@ -140,9 +140,9 @@ def tiny(spot, shove_or_fold, m, seed=11):
     return tree, payoffs, win, tie, random_prior(m, seed)
 
 
-def assert_matches_brute_force(tree, payoffs, win, tie, prior, iterations=3):
-    """The solver and the brute-force reference, run side by side, stay equal (see below)."""
-    solver = Solver(tree, payoffs, win, tie, prior)
+def assert_matches_brute_force(tree, payoffs, win, tie, prior, iterations=3, solver_class=Solver):
+    """The solver (``solver_class``) and the brute-force reference, run side by side, stay equal (see below)."""
+    solver = solver_class(tree, payoffs, win, tie, prior)
     ref = ReferenceCFRPlus(tree, payoffs, win, tie, prior)
     for _ in range(iterations):
         solver.iterate()
