@@ -293,6 +293,7 @@ def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     assert rms["joint"] <= min(rms["staged"], rms["shipped"])
     assert (tmp_path / "report" / "summary.html").is_file()
 
+
 def test_aggressor_split_of_one_measurement_has_no_standard_error_in_json():
     """A band and side measured once has an undefined standard error: ``null`` in constants.json,
     not a NaN that stops the JSON writer (a partial or small fit has such groups)."""
@@ -468,3 +469,33 @@ def test_plan_tables_round_trip_to_the_jobs(solved_hu, tmp_path):
     assert (job.ending.node, job.ending.pot_bb, job.ending.behind_bb, job.heldout) == (best.node, best.pot_bb, best.behind_bb, True)
     np.testing.assert_allclose(job.ending.oop_reach, best.oop_reach, atol=5e-7)
     assert read_job(paths["endings"], paths["boards"], f"cash/2max/20bb/e{len(found.endings)}/b0").ending is None
+
+
+def test_the_shipped_constants_file_is_the_fit_its_provenance_names():
+    """The default config prices flop endings with a committed constants file. It must be the
+    output of a fit this repository can re-run: its recorded fit section is the one the command it
+    names would use (config/config.yaml merged with the named --configfile), the digest matches,
+    and the constants it ships are that fit's staged values."""
+    import hashlib
+
+    import yaml
+    from snakemake.utils import update_config
+
+    from pokerlab.fit.run import read_constants
+
+    root = Path(__file__).resolve().parents[1]
+    config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    postflop = config["solve"]["postflop"]
+    if postflop.get("source", "config") != "file":
+        pytest.skip("the default config does not ship a constants file")
+    shipped = json.loads((root / postflop["file"]).read_text())
+    provenance = shipped["provenance"]
+    overlay = re.search(r"--configfile (\S+)", provenance["command"])
+    if overlay:  # merged as Snakemake merges a --configfile
+        update_config(config, yaml.safe_load((root / overlay.group(1)).read_text()))
+    section = config["fit"]
+    assert provenance["fit_config"] == section
+    canonical = json.dumps(section, sort_keys=True, separators=(",", ":")).encode()
+    assert provenance["fit_config_sha256"] == hashlib.sha256(canonical).hexdigest()
+    model = read_constants(root / postflop["file"])
+    assert [model.a, model.b, model.c2, model.cap] == [shipped["staged"]["value"][k] for k in measure.NAMES]
