@@ -3,6 +3,7 @@ fit on synthetic endings with known constants, the TexasSolver backend and the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import stat
@@ -255,12 +256,15 @@ def test_noiseless_measurements_are_exact():
         assert np.all(np.sign(sel["realisation"]) == sign)
 
 
+def _fit_section_sha256(section: dict) -> str:
+    """SHA-256 of a fit config section as its provenance records it, computed here independently
+    of ``pokerlab.fit.run``: sorted keys, no whitespace."""
+    return hashlib.sha256(json.dumps(section, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
 
 def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     """The whole fit_constants step on synthetic measurement files: the shipped constants are the
     staged fit's, within its bootstrap errors of the truth, and the provenance names the config."""
-    import hashlib
-
     from pokerlab.fit.run import fit_constants, read_constants
     from pokerlab.fit.solves import write_measurement
 
@@ -279,8 +283,7 @@ def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     settings = FitSettings.from_config({**BASE, "bootstrap": 40, "seed": 7})
     result = fit_constants(paths, settings, PostflopModel(), plan, tmp_path / "constants.json", tmp_path / "report",
                            fit_section=section, command="snakemake --cores 2 results/fit/constants.json")
-    canonical = json.dumps(section, sort_keys=True, separators=(",", ":")).encode()
-    assert result["provenance"]["fit_config_sha256"] == hashlib.sha256(canonical).hexdigest()
+    assert result["provenance"]["fit_config_sha256"] == _fit_section_sha256(section)
     assert json.loads((tmp_path / "constants.json").read_text()) == result
     shipped = read_constants(tmp_path / "constants.json")
     assert [shipped.a, shipped.b, shipped.c2, shipped.cap] == [result["staged"]["value"][k] for k in measure.NAMES]
@@ -476,8 +479,6 @@ def test_the_shipped_constants_file_is_the_fit_its_provenance_names():
     output of a fit this repository can re-run: its recorded fit section is the one the command it
     names would use (config/config.yaml merged with the named --configfile), the digest matches,
     and the constants it ships are that fit's staged values."""
-    import hashlib
-
     import yaml
     from snakemake.utils import update_config
 
@@ -495,7 +496,6 @@ def test_the_shipped_constants_file_is_the_fit_its_provenance_names():
         update_config(config, yaml.safe_load((root / overlay.group(1)).read_text()))
     section = config["fit"]
     assert provenance["fit_config"] == section
-    canonical = json.dumps(section, sort_keys=True, separators=(",", ":")).encode()
-    assert provenance["fit_config_sha256"] == hashlib.sha256(canonical).hexdigest()
+    assert provenance["fit_config_sha256"] == _fit_section_sha256(section)
     model = read_constants(root / postflop["file"])
     assert [model.a, model.b, model.c2, model.cap] == [shipped["staged"]["value"][k] for k in measure.NAMES]
