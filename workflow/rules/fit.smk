@@ -36,12 +36,14 @@ rule fit_preflop:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
         payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
-    output:
-        result=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.json",
+    output:  # the same names as rule solve_spot's: both run solve_spot.py (a list of spots per job)
+        results=[f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.json"],
         arrays=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.npz",
     params:
-        state=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/solver_state.npz",
-        settings=lambda wildcards: {**solve_settings(config["solve"], {}), "postflop": config["fit"]["preflop_model"]},
+        spots=lambda wildcards: [spot_name(wildcards.format, wildcards.seats, wildcards.depth)],
+        states=lambda wildcards: [f"{FIT_DIR}/preflop/{wildcards.format}/{wildcards.seats}max/{wildcards.depth}bb/"
+                                  "solver_state.npz"],
+        settings=lambda wildcards: [{**solve_settings(config["solve"], {}), "postflop": config["fit"]["preflop_model"]}],
     wildcard_constraints:
         format="[a-z_]+",
         seats="[0-9]+",
