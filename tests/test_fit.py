@@ -422,26 +422,17 @@ def _snakemake(workdir: Path, *args: str) -> str:
 def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     import time
 
-    root = Path(__file__).resolve().parents[1]
-    for name in ("Snakefile", "workflow", "config"):
-        (tmp_path / name).symlink_to(root / name)
-    (tmp_path / "over.yaml").write_text(
-        "solve:\n  postflop: {source: fit}\n"
-        "fit:\n  spots: [{format: cash, seats: 2, depth: 20}]\n  endings_per_spot: 1\n  boards: 2\n  heldout_boards: 0\n")
+    _fit_workdir(tmp_path, "solve:\n  postflop: {source: fit}\n"
+                           "fit:\n  spots: [{format: cash, seats: 2, depth: 20}]\n  endings_per_spot: 1\n  boards: 2\n"
+                           "  heldout_boards: 0\n")
     target = "results/solves/cash/6max/10bb/result.json"  # a spot of its own job (not in sweep.batch_seats)
     plan = _snakemake(tmp_path, target, "-n", "--forceall")
     outputs = [p.strip() for line in plan.splitlines() if line.startswith("    output: ")
                for p in line[len("    output: "):].split(",")]
     assert "results/fit/constants.json" in outputs  # the solve depends on the fit
-    for path in outputs:  # pretend every job ran, in DAG order
+    for path in outputs:  # pretend every job ran, in DAG order (touch keeps the real equity table's bytes)
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).touch()
-    from pokerlab.equity import sample_pair_counts
-    from pokerlab.equity_table import save_equity_table
-
-    # the workflow loads an existing equity table before any job: it must be a real one
-    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
-                      tmp_path / "results/equity/equity_169.parquet")
     _snakemake(tmp_path, target, "--touch")
     assert "Nothing to be done" in _snakemake(tmp_path, target, "-n")
     time.sleep(1.1)
@@ -449,6 +440,37 @@ def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     rerun = _snakemake(tmp_path, target, "-n")
     jobs = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", rerun, re.MULTILINE)}
     assert jobs == {"solve_spot": 1, "total": 1}, rerun
+
+
+def _fit_workdir(tmp_path: Path, overlay: str) -> None:
+    """A run folder with the workflow linked in, ``overlay`` as over.yaml and a small sampled equity table
+    (the workflow loads an existing table before any job)."""
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    root = Path(__file__).resolve().parents[1]
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(root / name)
+    (tmp_path / "over.yaml").write_text(overlay)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+
+
+def test_the_fit_runs_its_preflop_solve_and_walks_it_to_endings(tmp_path):
+    """The fit's first links for real (rule fit_preflop, then fit_endings) on a tiny spot: the preflop rule
+    runs the solve script that the sweep's batched solves also run, so a change to that script's
+    parameters must reach this rule too."""
+    _fit_workdir(tmp_path, "solve: {checkpoints: [30], bar_coefficient: 100.0}\n"
+                           "fit:\n  spots: [{format: cash, seats: 2, depth: 10}]\n  endings_per_spot: 1\n"
+                           "  boards: 2\n  heldout_boards: 0\n")
+    _snakemake(tmp_path, "results/fit/endings.tsv")
+    result = json.loads((tmp_path / "results/fit/preflop/cash/2max/10bb/result.json").read_text())
+    assert result["iterations"] == 30
+    # solved under fit.preflop_model, not the shipped constants of solve.postflop
+    assert result["settings"]["postflop"] == {"a": 1.375, "b": -0.02, "c2": 0.0175, "cap": 0.07}
+    endings = pd.read_csv(tmp_path / "results/fit/endings.tsv", sep="\t")
+    boards = pd.read_csv(tmp_path / "results/fit/boards.tsv", sep="\t")
+    assert list(endings["spot"]) == ["cash/2max/10bb"] and len(boards) == 2
 
 
 def test_plan_tables_round_trip_to_the_jobs(solved_hu, tmp_path):
