@@ -46,10 +46,14 @@ import numpy as np
 
 from pokerlab.preflop.tree import Tree, postflop_order
 
-if TYPE_CHECKING:  # the class table is built elsewhere; only its type is named here
+if TYPE_CHECKING:  # the tables are built elsewhere; only their types are named here
     from pokerlab.preflop.class_edges import ClassEdges
+    from pokerlab.preflop.ending_corrections import EndingCorrections
 
-TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop"}
+TIERS = {1: "fold", 2: "allin_2way", 3: "allin_3way", 4: "flop", 5: "flop_solved"}
+"""Trust tiers by number. In order of trust: fold, the all-in tiers, ``flop_solved`` (a heads-up flop
+ending valued by solved postflop play on a flop subset, :mod:`pokerlab.preflop.ending_corrections`),
+then ``flop`` (the model alone)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ class ClassVectorBank:
     id 0 is the zero vector (endings without deviations, e.g. all-ins)."""
 
     def __init__(self, m: int):
+        self.m = m
         self._ids: dict[bytes, int] = {}
         self._vectors: list[np.ndarray] = []
         self.id(np.zeros(m))
@@ -162,15 +167,19 @@ class ClassVectorBank:
 
 
 def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None = None,
-                    aggressor: AggressorEdge | None = None) -> EndingPayoffs:
+                    aggressor: AggressorEdge | None = None, solved: EndingCorrections | None = None) -> EndingPayoffs:
     """Chip-EV payoffs (bb) of every ending of ``tree``: tiers 1-4 as in the module docstring;
-    ``classes``: model v2's class table (None: v1); ``aggressor``: the optional aggressor term."""
+    ``classes``: model v2's class table (None: v1); ``aggressor``: the optional aggressor term;
+    ``solved``: per-ending corrections (bb) of the heads-up flop endings it lists, which become
+    tier 5 (``flop_solved``): the model's payoff plus ``d_own[c_i] - d_opp[c_j]``."""
     n = tree.seats
     nodes = tree.endings
     const = np.zeros((nodes.size, n))
     tier = np.zeros(nodes.size, dtype=np.int64)
     terms: list[tuple] = []  # (seat, ending, opponent, equity coefficient[, class coefficient, own, opponent's vector])
-    bank = None if classes is None else ClassVectorBank(classes.n_classes)
+    with_classes = classes is not None or solved is not None
+    bank = ClassVectorBank(classes.n_classes if classes is not None else solved.n_classes) if with_classes else None
+    unused = set(solved.endings) if solved is not None else set()
 
     for z, k in enumerate(nodes):
         node = tree.nodes[k]
@@ -198,20 +207,34 @@ def chip_ev_payoffs(tree: Tree, model: PostflopModel, classes: ClassEdges | None
             for seat, e in zip(players, edges):
                 const[z, seat] += e * played - extra
         share = played / (len(players) * (len(players) - 1) / 2)  # /1 heads-up, /3 three-way
-        if classes is None:
+        if not with_classes:
             terms.extend((i, z, j, share) for i in players for j in players if j != i)
             continue
-        ids = [bank.id(v) for v in classes.vectors(spr, len(players))] if tier[z] == 4 else [0] * len(players)
+        vectors, class_coef = None, 0.0
+        if tier[z] == 4 and classes is not None:
+            vectors, class_coef = classes.vectors(spr, len(players)), share
+        corrections = solved.vectors(node.id) if solved is not None and tier[z] == 4 else None
+        if corrections is not None:
+            if len(players) != 2:
+                raise ValueError(f"solved endings: {node.id!r} is a three-way flop ending; only heads-up ones are solved")
+            unused.discard(node.id)
+            tier[z] = 5
+            base = vectors if vectors is not None else [np.zeros(bank.m)] * 2
+            vectors = [class_coef * b + d for b, d in zip(base, corrections)]  # both in bb now
+            class_coef = 1.0
+        ids = [bank.id(v) for v in vectors] if vectors is not None else [0] * len(players)
         role = dict(zip(players, ids))
-        class_coef = share if tier[z] == 4 else 0.0
         terms.extend((i, z, j, share, class_coef, role[i], role[j]) for i in players for j in players if j != i)
+    if unused:
+        raise ValueError(f"solved endings of {solved.spot}: {sorted(unused)[0]!r} is not a flop ending of the tree "
+                         "(was the table measured with another sizing schedule?)")
     terms.sort()
-    width = 4 if classes is None else 7
+    width = 4 if not with_classes else 7
     cols = [np.array(col) for col in zip(*terms)] if terms else [np.zeros(0)] * width
     seat, ending, opponent, coef = cols[:4]
     coef = coef.astype(np.float64)
     extra = {}
-    if classes is not None:
+    if with_classes:
         extra = {"class_vectors": bank.array(), "term_class": cols[4].astype(np.float64),
                  "term_own": cols[5].astype(np.int64), "term_opp": cols[6].astype(np.int64)}
     return EndingPayoffs(nodes=nodes, tier=tier, const=const, term_ending=ending.astype(np.int64),

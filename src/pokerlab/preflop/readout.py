@@ -75,6 +75,9 @@ def read_out(solver: Solver) -> Readout:
         nodes.append(NodeReadout(node.id, seat, node.actions, node.capped, float(table_reach[h]),
                                  sigma[children].T.copy(), action_ev, node_ev, arrive, reach[seat, h].copy()))
     ending_reach = table_reach[solver.payoffs.nodes]
-    tier_shares = {name: float(ending_reach[solver.payoffs.tier == t].sum()) for t, name in TIERS.items()}
+    tiers = solver.payoffs.tier
+    # flop_solved only where the payoffs have solved endings, so charts of the other models keep their bytes
+    tier_shares = {name: float(ending_reach[tiers == t].sum()) for t, name in TIERS.items()
+                   if name != "flop_solved" or (tiers == t).any()}
     seat_ev = np.array([prior @ v[0] for v in values])
     return Readout(tuple(nodes), seat_ev, tier_shares, tier_shares["flop"])

@@ -38,6 +38,7 @@ from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
+from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
 from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.result_file import write_result
@@ -46,7 +47,7 @@ from pokerlab.preflop.solver_icm import make_solver
 from pokerlab.preflop.spot import Sizing, Spot, load_sizing
 from pokerlab.preflop.tree import build_tree
 
-MODELS = ("v1", "v2")
+MODELS = ("v1", "v2", "solved")
 """Postflop model versions (``solve.postflop.model``)."""
 
 # Published floats are rounded so that the bytes never hinge on the last ulp: per-class arrays
@@ -73,12 +74,21 @@ class SolveSettings:
     class_edges: ClassEdges | None = None
     # the optional aggressor term (off by default): flat edges by whether the last preflop raiser is in position
     aggressor: AggressorEdge | None = None
+    # model "solved": the folder of per-spot solved-ending tables (pokerlab.preflop.ending_corrections),
+    # one file per spot (solved_table_name); a spot without one is solved as v1, with v1's bytes
+    solved_tables: str | None = None
+    # SHA-256 of the config's measuring settings (section solved, pokerlab.solved.settings): a table
+    # measured with other settings is refused; None skips that check (a table read on its own)
+    solved_settings_sha256: str | None = None
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
             raise ValueError(f"solve.postflop.model: {self.model!r}; expected one of {list(MODELS)}")
         if (self.model == "v2") != (self.class_edges is not None):
             raise ValueError("solve.postflop.class_table: model v2 needs a class table (and v1 takes none)")
+        if (self.model == "solved") != (self.solved_tables is not None):
+            raise ValueError("solve.postflop.solved_tables: model solved needs the folder of solved-ending tables "
+                             "(and the other models take none)")
         cps = tuple(self.checkpoints)
         if not cps or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in cps) or list(cps) != sorted(set(cps)):
             raise ValueError(f"checkpoints: {self.checkpoints!r} must be strictly increasing positive integers")
@@ -89,14 +99,18 @@ class SolveSettings:
             raise ValueError(f"save_every: {self.save_every!r} must be a positive integer")
 
     @classmethod
-    def from_config(cls, section: dict[str, Any], constants_path: str | os.PathLike | None = None) -> "SolveSettings":
+    def from_config(cls, section: dict[str, Any], constants_path: str | os.PathLike | None = None,
+                    solved_sha256: str | None = None) -> "SolveSettings":
         """From the ``solve`` section of the workflow config.
 
         ``solve.postflop.source``: ``config`` (default) takes a, b, c2, cap from the section;
         ``file`` and ``fit`` read them from a constants file written by the fitting run
         (``constants_path``: ``solve.postflop.file``, or ``results/fit/constants.json``).
         ``solve.postflop.model``: ``v1`` (default) or ``v2``, which reads the class table named by
-        ``solve.postflop.class_table`` (:func:`pokerlab.preflop.class_edges.read_class_table`).
+        ``solve.postflop.class_table`` (:func:`pokerlab.preflop.class_edges.read_class_table`), or
+        ``solved``, which reads each spot's solved-ending table from the folder
+        ``solve.postflop.solved_tables`` (:meth:`solved_endings`); ``solved_sha256`` is the digest of the
+        config's measuring settings the tables must have been measured with.
         """
         postflop = dict(section["postflop"])
         source = postflop.pop("source", "config")
@@ -104,6 +118,7 @@ class SolveSettings:
         model = postflop.pop("model", "v1")
         table = postflop.pop("class_table", None)
         aggressor = postflop.pop("aggressor", None)
+        solved_tables = postflop.pop("solved_tables", None)
         if model not in MODELS:
             raise ValueError(f"solve.postflop.model: {model!r}; expected one of {list(MODELS)}")
         version = {}
@@ -111,6 +126,12 @@ class SolveSettings:
             if not table:
                 raise ValueError("solve.postflop.class_table: model v2 needs the path of a class table")
             version = {"model": "v2", "class_edges": read_class_table(table)}
+        if model == "solved":
+            if not solved_tables:
+                raise ValueError("solve.postflop.solved_tables: model solved needs the folder of solved-ending tables")
+            if not Path(solved_tables).is_dir():
+                raise ValueError(f"solve.postflop.solved_tables: {solved_tables} is not a folder")
+            version = {"model": "solved", "solved_tables": str(solved_tables), "solved_settings_sha256": solved_sha256}
         if aggressor is not None:
             if not isinstance(aggressor, dict) or set(aggressor) != {"in_position", "out_of_position"}:
                 raise ValueError(f"solve.postflop.aggressor: {aggressor!r}; expected in_position and out_of_position")
@@ -128,6 +149,31 @@ class SolveSettings:
                    postflop_source={"source": source, "path": Path(constants_path).as_posix(),
                                     "sha256": sha256_file(constants_path)}, **version)
 
+    def solved_endings(self, spot: Spot, sizing: dict) -> EndingCorrections | None:
+        """The solved-ending table of ``spot`` under model ``solved`` (None: the model is another one,
+        or the folder has no table for the spot). A table measured for another spot, sizing schedule,
+        base constants or measuring settings is refused, naming the difference."""
+        if self.model != "solved":
+            return None
+        path = Path(self.solved_tables) / solved_table_name(spot)
+        if not path.exists():
+            return None
+        table = read_ending_corrections(path)
+        where = f"solved endings table {path.as_posix()}"
+        p = table.provenance
+        if table.spot != spot.name:
+            raise ValueError(f"{where}: measured for {table.spot}, not {spot.name}")
+        if p.get("base_postflop") != asdict(self.postflop):
+            raise ValueError(f"{where}: measured against the model constants {p.get('base_postflop')}, but this solve "
+                             f"uses {asdict(self.postflop)}; re-measure it (see its provenance's command)")
+        if p.get("sizing_sha256") != sizing_digest(sizing):
+            raise ValueError(f"{where}: measured on another sizing schedule; re-measure it (see its provenance's command)")
+        if self.solved_settings_sha256 is not None and p.get("settings_sha256") != self.solved_settings_sha256:
+            raise ValueError(f"{where}: measured with solved settings {p.get('settings_sha256')}, but the config's "
+                             f"solved section is {self.solved_settings_sha256}; re-measure it (see its provenance's "
+                             "command) or restore the settings it was measured with")
+        return table
+
     def bar_bb(self, seats: int) -> float:
         """The exploitability a chart must reach, bb/hand: coefficient * sqrt(seats / 2)."""
         return self.bar_coefficient * math.sqrt(seats / 2)
@@ -143,28 +189,44 @@ def _rounded(array: np.ndarray, decimals: int = ARRAY_DECIMALS) -> list:
     return out.tolist()
 
 
+def solved_table_name(spot: Spot) -> str:
+    """File name of a spot's solved-ending table: ``cash-2max-100bb.tsv``."""
+    return spot.name.replace("/", "-") + ".tsv"
+
+
+def sizing_digest(sizing: dict) -> str:
+    """SHA-256 of a tree's sizing schedule (its sorted-key JSON)."""
+    return hashlib.sha256(json.dumps(sizing, sort_keys=True).encode()).hexdigest()
+
+
 def _round(x: float) -> float:
     return round(float(x), FIGURE_DECIMALS) + 0.0
 
 
 def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool,
-                 payoff: dict) -> str:
+                 payoff: dict, solved: EndingCorrections | None) -> str:
     digest = hashlib.sha256()
     what = {"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
             "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff, "code": __version__,
             "arithmetic": ARITHMETIC_VERSION}
-    what.update(_model_settings(settings))  # v2 only: the model and its class table's digest
+    what.update(_model_settings(settings, solved))  # v2 and solved only: the model and its table's digest
     digest.update(json.dumps(what, sort_keys=True).encode())
     return digest.hexdigest()
 
 
-def _model_settings(settings: SolveSettings) -> dict[str, Any]:
+def _model_settings(settings: SolveSettings, solved: EndingCorrections | None) -> dict[str, Any]:
     """What a result records of the optional model parts (nothing for plain v1: its bytes stay as
     they were): the aggressor term's edges when it is on and, under v2, the version and the class
-    table's provenance (path, SHA-256 of the file, its notes, bands) with the SHA-256 of its deviations.
-    The same entries enter the state fingerprint."""
+    table's provenance (path, SHA-256 of the file, its notes, bands) with the SHA-256 of its deviations;
+    under ``solved`` with a table for the spot, the table's provenance, its endings and the SHA-256 of its
+    corrections (a spot without a table is solved as v1 and records nothing). The same entries enter the
+    state fingerprint."""
     out = {} if settings.aggressor is None else {"postflop_aggressor": asdict(settings.aggressor)}
-    if settings.model == "v1":
+    if settings.model == "solved" and solved is not None:
+        return {**out, "postflop_model": "solved",
+                "solved_endings": {**solved.provenance, "endings": list(solved.endings),
+                                   "corrections_sha256": solved.digest()}}
+    if settings.model in ("v1", "solved"):
         return out
     edges = settings.class_edges
     digest = hashlib.sha256(np.ascontiguousarray(np.r_[edges.ip, edges.oop]).tobytes()).hexdigest()
@@ -252,9 +314,10 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     """
     settings = settings or SolveSettings()
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
+    solved = settings.solved_endings(spot, tree.sizing)
     solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
-                                 classes=settings.class_edges, aggressor=settings.aggressor)
-    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff)
+                                 classes=settings.class_edges, aggressor=settings.aggressor, solved=solved)
+    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff, solved)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
     bar = settings.bar_bb(spot.seats)
@@ -293,7 +356,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
                      "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
                      "averaging": "linear (weight = iteration)", "payoff": payoff,
                      **({"postflop_source": settings.postflop_source} if settings.postflop_source else {}),
-                     **_model_settings(settings)},
+                     **_model_settings(settings, solved)},
         "tree": tree.counts(),
         "status": "shipped" if shipped else "rejected",
         "iterations": last["iterations"],

@@ -169,19 +169,24 @@ class IcmSolver(Solver):
 
 
 def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarray,
-                payouts: dict[str, PayoutStructure] | None = None, classes=None, aggressor=None) -> tuple[Solver, dict]:
+                payouts: dict[str, PayoutStructure] | None = None, classes=None, aggressor=None,
+                solved=None) -> tuple[Solver, dict]:
     """The solver for the format of ``tree.spot`` and a description of its payoffs for the result.
 
     ``cash`` and ``mtt`` are chip EV in bb; a format named like a payout structure
     (``icm_bubble``, ``icm_final``: ``config/payouts.yaml`` unless ``payouts`` is given) is
     valued by ICM in bb-equivalents (:mod:`pokerlab.preflop.payoffs_icm`). ``classes``: the class
-    table of postflop model v2 (any format) and ``aggressor`` the optional aggressor term (chip formats only).
+    table of postflop model v2 (any format), ``aggressor`` the optional aggressor term and ``solved`` the
+    solved-ending corrections (both chip formats only).
     """
     fmt = tree.spot.format
     if fmt not in ICM_FORMATS:
-        return Solver(tree, chip_ev_payoffs(tree, model, classes, aggressor), win, tie), {"model": "chip_ev", "unit": "bb"}
+        return (Solver(tree, chip_ev_payoffs(tree, model, classes, aggressor, solved), win, tie),
+                {"model": "chip_ev", "unit": "bb"})
     if aggressor is not None:
         raise ValueError(f"solve.postflop.aggressor: not implemented for the ICM format {fmt!r} (chip formats only)")
+    if solved is not None:
+        raise ValueError(f"solved endings: not implemented for the ICM format {fmt!r} (chip formats only)")
     structures = load_payouts() if payouts is None else payouts
     if fmt not in structures:
         raise ValueError(f"format {fmt!r}: no payout structure of that name (have {sorted(structures)})")

@@ -1,0 +1,186 @@
+"""Solved endings in the preflop payoffs: per-ending class corrections (bb) at heads-up flop endings.
+
+Checked against the documented formula hand by hand, chip conservation pair by pair, brute-force
+CFR+ on small games, v1's bytes with zero corrections, and the table file's checks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+
+from pokerlab import cards
+from pokerlab.preflop.ending_corrections import (EndingCorrections, read_ending_corrections,
+                                                 write_ending_corrections)
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.solve import SolveSettings, result_bytes, sizing_digest, solve_spot, solved_table_name
+from pokerlab.preflop.solver_icm import make_solver
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree, postflop_order
+from test_payoffs import random_tables
+from test_solver import assert_matches_brute_force, random_prior
+
+SIZING = load_sizing()
+MODEL = PostflopModel()
+M = cards.N_CLASSES
+
+
+def headsup_flop_endings(tree) -> list[str]:
+    return [tree.nodes[k].id for k in tree.endings
+            if tree.nodes[k].kind == "flop" and len(tree.nodes[k].players_in) == 2]
+
+
+def random_corrections(tree, m: int, seed: int, scale: float = 2.0, every: int = 1) -> EndingCorrections:
+    """Random corrections (bb) at every ``every``-th heads-up flop ending of ``tree``."""
+    rng = np.random.default_rng(seed)
+    nodes = headsup_flop_endings(tree)[::every]
+    return EndingCorrections(tree.spot.name, {n: (rng.normal(0, scale, m), rng.normal(0, scale, m)) for n in nodes})
+
+
+@pytest.mark.parametrize("spot", [Spot("cash", 2, 100), Spot("cash", 6, 100), Spot("mtt", 3, 40)],
+                         ids=lambda s: s.name)
+def test_solved_payoff_is_the_model_plus_own_minus_opponent_correction(spot):
+    tree = build_tree(spot, SIZING)
+    table = random_corrections(tree, M, seed=spot.seats, every=2)  # half the endings solved, half modelled
+    v1, solved = chip_ev_payoffs(tree, MODEL), chip_ev_payoffs(tree, MODEL, solved=table)
+    win, tie = random_tables(M, seed=3)
+    rng = np.random.default_rng(4)
+    solved_rows = [z for z, k in enumerate(v1.nodes) if tree.nodes[k].id in table.endings]
+    assert solved_rows and np.all(solved.tier[solved_rows] == 5)
+    assert np.array_equal(np.delete(solved.tier, solved_rows), np.delete(v1.tier, solved_rows))
+    for _ in range(5):
+        hands = rng.integers(0, M, spot.seats)
+        base, paid = v1.hand_payoffs(hands, win, tie), solved.hand_payoffs(hands, win, tie)
+        np.testing.assert_allclose(paid.sum(axis=1), 0.0, atol=1e-9)  # chips conserved at every ending
+        expected = np.zeros_like(base)
+        for z in solved_rows:
+            node = tree.nodes[v1.nodes[z]]
+            oop, ip = sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats))
+            d_oop, d_ip = table.endings[node.id]
+            surplus = d_ip[hands[ip]] - d_oop[hands[oop]]
+            expected[z, ip], expected[z, oop] = surplus, -surplus
+        np.testing.assert_allclose(paid - base, expected, rtol=0, atol=1e-9)
+
+
+def test_a_common_shift_of_an_endings_corrections_changes_no_payoff():
+    tree = build_tree(Spot("cash", 2, 60), SIZING)
+    table = random_corrections(tree, M, seed=8)
+    shifted = EndingCorrections(table.spot, {n: (a + 1.5, b + 1.5) for n, (a, b) in table.endings.items()})
+    win, tie = random_tables(M, seed=9)
+    hands = np.array([17, 101])
+    np.testing.assert_allclose(chip_ev_payoffs(tree, MODEL, solved=table).hand_payoffs(hands, win, tie),
+                               chip_ev_payoffs(tree, MODEL, solved=shifted).hand_payoffs(hands, win, tie), atol=1e-12)
+
+
+@pytest.mark.parametrize("spot, m", [(Spot("cash", 2, 100), 3), (Spot("cash", 3, 40), 2)], ids=lambda x: str(x))
+def test_solver_matches_brute_force_cfr_plus_on_solved_payoffs(spot, m):
+    tree = build_tree(spot, SIZING)
+    payoffs = chip_ev_payoffs(tree, MODEL, solved=random_corrections(tree, m, seed=12, scale=0.5))
+    assert np.any(payoffs.tier == 5)
+    win, tie = random_tables(m, 11)
+    assert_matches_brute_force(tree, payoffs, win, tie, random_prior(m, 11))
+
+
+def _table_folder(tmp_path, spot, table, **provenance):
+    tree = build_tree(spot, SIZING)
+    meta = {"base_postflop": asdict(MODEL), "sizing_sha256": sizing_digest(tree.sizing), "settings_sha256": "s1",
+            **provenance}
+    write_ending_corrections(tmp_path / solved_table_name(spot), EndingCorrections(table.spot, table.endings, meta))
+    return tmp_path
+
+
+def _without_solved(result: dict) -> dict:
+    out = json.loads(json.dumps(result))
+    out["settings"].pop("postflop_model")
+    out["settings"].pop("solved_endings")
+    out["tier_shares"].pop("flop_solved")
+    return out
+
+
+def test_zero_corrections_reproduce_v1_result_bytes(tmp_path):
+    spot = Spot("cash", 2, 30)
+    tree = build_tree(spot, SIZING)
+    zero = EndingCorrections(spot.name, {n: (np.zeros(M), np.zeros(M)) for n in headsup_flop_endings(tree)})
+    folder = _table_folder(tmp_path, spot, zero)
+    win, tie = random_tables(M, seed=5)
+    v1 = solve_spot(spot, SIZING, win, tie, SolveSettings(checkpoints=(30, 60)))
+    settings = SolveSettings(checkpoints=(30, 60), model="solved", solved_tables=str(folder), solved_settings_sha256="s1")
+    solved = solve_spot(spot, SIZING, win, tie, settings)
+    assert solved["settings"]["postflop_model"] == "solved"
+    assert solved["settings"]["solved_endings"]["endings"] == sorted(zero.endings)
+    # every flop ending of the heads-up tree is solved: the model share moves to the solved tier
+    assert solved["model_share"] == 0.0 and solved["tier_shares"]["flop_solved"] == v1["tier_shares"]["flop"]
+    out = _without_solved(solved)
+    out["tier_shares"]["flop"], out["model_share"] = v1["tier_shares"]["flop"], v1["model_share"]
+    assert result_bytes(out) == result_bytes(v1)
+    # a spot without a table in the folder is solved as v1, to v1's bytes
+    other = Spot("cash", 2, 20)
+    assert result_bytes(solve_spot(other, SIZING, win, tie, settings)) == \
+        result_bytes(solve_spot(other, SIZING, win, tie, SolveSettings(checkpoints=(30, 60))))
+    # real corrections move the solve
+    _table_folder(tmp_path, spot, random_corrections(tree, M, seed=1))
+    moved = solve_spot(spot, SIZING, win, tie, settings)
+    assert moved["nodes"] != solved["nodes"]
+
+
+@pytest.mark.parametrize("provenance, message", [
+    ({"base_postflop": {"a": 1.2, "b": 0.0, "c2": 0.01, "cap": 0.05}}, "model constants"),
+    ({"sizing_sha256": "0" * 64}, "sizing schedule"),
+    ({"settings_sha256": "s2"}, "solved settings"),
+])
+def test_a_table_whose_provenance_does_not_match_the_config_is_refused(tmp_path, provenance, message):
+    spot = Spot("cash", 2, 30)
+    tree = build_tree(spot, SIZING)
+    folder = _table_folder(tmp_path, spot, random_corrections(tree, M, seed=2), **provenance)
+    settings = SolveSettings(checkpoints=(30,), model="solved", solved_tables=str(folder), solved_settings_sha256="s1")
+    with pytest.raises(ValueError, match=message):
+        settings.solved_endings(spot, tree.sizing)
+
+
+def test_a_table_of_another_spot_or_an_unknown_ending_is_refused(tmp_path):
+    spot = Spot("cash", 2, 30)
+    tree = build_tree(spot, SIZING)
+    table = random_corrections(build_tree(Spot("cash", 2, 40), SIZING), M, seed=2)  # cash/2max/40bb's
+    folder = _table_folder(tmp_path, spot, table)
+    settings = SolveSettings(checkpoints=(30,), model="solved", solved_tables=str(folder))
+    with pytest.raises(ValueError, match="measured for cash/2max/40bb"):
+        settings.solved_endings(spot, tree.sizing)
+    bad = EndingCorrections(spot.name, {"RRRC": (np.zeros(M), np.zeros(M)), "XX": (np.zeros(M), np.zeros(M))})
+    with pytest.raises(ValueError, match="'XX' is not a flop ending"):
+        chip_ev_payoffs(tree, MODEL, solved=bad)
+
+
+def test_icm_formats_refuse_solved_endings():
+    tree = build_tree(Spot("icm_bubble", 2, 30), SIZING)
+    win, tie = random_tables(M, seed=5)
+    with pytest.raises(ValueError, match="ICM format"):
+        make_solver(tree, MODEL, win, tie, solved=random_corrections(tree, M, seed=3))
+
+
+def test_table_file_round_trips_and_names_the_bad_line(tmp_path):
+    tree = build_tree(Spot("cash", 2, 100), SIZING)
+    table = EndingCorrections("cash/2max/100bb", random_corrections(tree, M, seed=4).endings,
+                              {"settings_sha256": "abc", "command": "snakemake ..."})
+    path = tmp_path / "t.tsv"
+    write_ending_corrections(path, table)
+    back = read_ending_corrections(path)
+    assert back.spot == table.spot and back.provenance["settings_sha256"] == "abc"
+    assert list(back.endings) == list(table.endings) and back.digest() == table.digest()
+    for node, (oop, ip) in table.endings.items():
+        np.testing.assert_allclose(back.endings[node][0], oop, atol=5e-7)
+        np.testing.assert_allclose(back.endings[node][1], ip, atol=5e-7)
+    lines = path.read_text().splitlines()
+    for number, bad, message in [(4, lines[3].replace("\toop\t", "\tmid\t"), "line 4: role 'mid'"),
+                                 (5, lines[4].rsplit("\t", 1)[0] + "\tnan", "line 5: correction 'nan'"),
+                                 (6, "\t".join(lines[5].split("\t")[:2] + ["AXs"] + lines[5].split("\t")[3:]),
+                                  "line 6: unknown class 'AXs'")]:
+        edited = lines.copy()
+        edited[number - 1] = bad
+        (tmp_path / "bad.tsv").write_text("\n".join(edited) + "\n")
+        with pytest.raises(ValueError, match=message):
+            read_ending_corrections(tmp_path / "bad.tsv")
+    (tmp_path / "short.tsv").write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(ValueError, match="lists 168 of 169 classes"):
+        read_ending_corrections(tmp_path / "short.tsv")
