@@ -27,6 +27,7 @@ include: "workflow/rules/sweep.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/pushfold.smk"
 include: "workflow/rules/fit.smk"
+include: "workflow/rules/solved.smk"
 include: "workflow/rules/ranges.smk"
 include: "workflow/rules/hands.smk"
 

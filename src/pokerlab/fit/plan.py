@@ -50,12 +50,16 @@ def _vector(text: str, where: str) -> np.ndarray:
 
 
 def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, settings: FitSettings,
-               spots_tsv: str | os.PathLike, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike) -> None:
-    """Walk each spot's solve to its flop endings and write the three plan tables (see module)."""
+               spots_tsv: str | os.PathLike, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
+               min_reach: float = 0.0) -> None:
+    """Walk each spot's solve (the spots of ``result_paths``) to its flop endings and write the three
+    plan tables (see module): the ``settings.endings_per_spot`` most reached heads-up flop endings
+    that at least ``min_reach`` of the deals reach. ``settings`` may be any object with the fit's
+    ``endings_per_spot``, ``boards``, ``heldout_boards`` and ``seed`` (the solved-endings loop's too)."""
     spot_rows, ending_rows, board_rows = [], [], []
-    for name in settings.spot_names:
+    for name in result_paths:
         found = spot_endings(read_result(result_paths[name]), sizing)
-        chosen = found.endings[: settings.endings_per_spot]
+        chosen = [e for e in found.endings[: settings.endings_per_spot] if e.reach >= min_reach]
         measured = sum(e.reach for e in chosen)
         spot_rows.append({"spot": name, "flop_mass": found.flop_mass, "three_way_share": found.three_way_share,
                           "headsup_endings": len(found.endings), "measured_endings": len(chosen),

@@ -47,6 +47,23 @@ def _street_actions(data: Any, where: str) -> StreetActions:
         raise ValueError(f"{where}: {exc}") from None
 
 
+def parse_bet_tree(tree: Any, where: str) -> BetTree:
+    """A postflop bet tree from config (``flop``/``turn``/``river``: ``{bets, raises, allin}`` for both
+    players, sizes in % of the pot; ``raise_cap``; ``allin_threshold``); errors name ``where``."""
+    if not isinstance(tree, dict):
+        raise ValueError(f"{where}: expected a mapping with flop, turn, river, raise_cap, allin_threshold")
+    unknown = set(tree) - {*STREET_NAMES, "raise_cap", "allin_threshold"}
+    if unknown:
+        raise ValueError(f"{where}: unknown key {sorted(unknown)[0]!r} (expected flop, turn, river, raise_cap, "
+                         "allin_threshold)")
+    streets = tuple((_street_actions(tree.get(s), f"{where}.{s}"),) * 2 for s in STREET_NAMES)
+    try:
+        return BetTree(streets=streets, allin_threshold=float(tree.get("allin_threshold", 1.0)),
+                       raise_cap=tree.get("raise_cap", 1))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class FitSettings:
     """The fitting run's settings (see ``config/config.yaml``, section ``fit``)."""
@@ -87,15 +104,8 @@ class FitSettings:
             model = PostflopModel(**section.get("preflop_model", {}))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"fit.preflop_model: {exc}") from None
-        tree = section.get("bet_tree")
-        if not isinstance(tree, dict):
-            raise ValueError("fit.bet_tree: expected a mapping with flop, turn, river, raise_cap, allin_threshold")
-        streets = tuple((_street_actions(tree.get(s), f"fit.bet_tree.{s}"),) * 2 for s in STREET_NAMES)
-        try:
-            bet_tree = BetTree(streets=streets, allin_threshold=float(tree.get("allin_threshold", 1.0)),
-                               raise_cap=tree.get("raise_cap", 1))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"fit.bet_tree: {exc}") from None
+        bet_tree = parse_bet_tree(section.get("bet_tree"), "fit.bet_tree")
+        streets = bet_tree.streets
         backend = section.get("backend", "builtin")
         if backend not in BACKENDS:
             raise ValueError(f"fit.backend: {backend!r} is not a backend; expected one of {list(BACKENDS)}")

@@ -1,0 +1,139 @@
+"""The ``solved:`` config section as validated data: which spots are measured, which of their endings
+are re-valued, the flop subset, the postflop bet tree per pot type, the accuracy, and the outer loop.
+
+Every check names the key and what was expected, and runs when the workflow loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokerlab.fit.settings import parse_bet_tree
+from pokerlab.postflop.game import BetTree
+from pokerlab.preflop.spot import Spot
+
+POT_TYPES = ("limped", "single_raised", "three_bet", "four_bet")
+"""Pot types by the number of priced raises (``R``/``S``) before the flop: 0, 1, 2, 3 or more."""
+CHIP_FORMATS = ("cash", "mtt")
+MAX_BOARDS = 200  # flops per ending (fitting + held-out): far more than a measurement needs
+MAX_OUTER_ITERATIONS = 20
+MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
+                  "floor_weight", "outer_iterations", "damping")
+"""The keys that decide a spot's measured table (``spots`` and ``tolerance`` do not)."""
+
+
+def pot_type(node: str) -> str:
+    """The pot type of a flop ending from its preflop action string (``SCR C`` ... see :data:`POT_TYPES`)."""
+    raises = sum(node.count(a) for a in "RS")
+    return POT_TYPES[min(raises, len(POT_TYPES) - 1)]
+
+
+def _number(section: dict, key: str, low: float, high: float, integer: bool = False, where: str = "solved") -> Any:
+    value = section.get(key)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if integer:
+        ok = ok and isinstance(value, int)
+    if not ok or not low <= value <= high:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{where}.{key}: {value!r} must be {kind} in [{low:g}, {high:g}]")
+    return value
+
+
+@dataclass(frozen=True)
+class SolvedSettings:
+    """The solved-endings loop's settings (see ``config/config.yaml``, section ``solved``)."""
+
+    spots: tuple[Spot, ...]
+    max_endings: int  # heads-up flop endings re-valued per spot, most reached first
+    min_reach: float  # ... each reached by at least this share of deals
+    boards: int  # fitting flops per ending
+    heldout_boards: int  # held-out flops per ending (valuation gap only)
+    seed: int
+    bet_trees: dict[str, BetTree]  # by pot type
+    accuracy_pct_pot: float  # target exploitability of each postflop solve, % of the pot
+    max_iterations: int  # postflop solver iterations at most
+    floor_weight: float  # own reach given to a class a seat does not bring (so it gets a value too)
+    outer_iterations: int  # rounds of postflop solves; the chart is solved once more under the last table
+    damping: float  # table k+1 = table k + damping x (measured - table k)
+    tolerance_strategy_pp: float  # converged when the largest node's strategy change is below this ...
+    tolerance_gap_bb: float  # ... and the valuation gap below this
+    raw: dict = field(repr=False, default_factory=dict)
+
+    @classmethod
+    def from_config(cls, section: Any) -> "SolvedSettings":
+        if not isinstance(section, dict):
+            raise ValueError("solved: expected a mapping")
+        spots = section.get("spots")
+        if not isinstance(spots, list):
+            raise ValueError("solved.spots: expected a list of {format, seats, depth}")
+        parsed = []
+        for i, s in enumerate(spots):
+            try:
+                spot = Spot(s["format"], s["seats"], s["depth"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"solved.spots[{i}]: {exc}") from None
+            if spot.format not in CHIP_FORMATS:
+                raise ValueError(f"solved.spots[{i}]: format {spot.format!r}; solved endings are measured for the "
+                                 f"chip formats {list(CHIP_FORMATS)} only")
+            if spot.name in {p.name for p in parsed}:
+                raise ValueError(f"solved.spots: {spot.name} is listed twice")
+            parsed.append(spot)
+        endings = section.get("endings")
+        if not isinstance(endings, dict):
+            raise ValueError("solved.endings: expected a mapping with max_per_spot and min_reach")
+        trees = section.get("bet_trees")
+        if not isinstance(trees, dict) or set(trees) != set(POT_TYPES):
+            raise ValueError(f"solved.bet_trees: expected one bet tree for each pot type {list(POT_TYPES)}")
+        tolerance = section.get("tolerance")
+        if not isinstance(tolerance, dict):
+            raise ValueError("solved.tolerance: expected a mapping with strategy_pp and gap_bb")
+        boards = _number(section, "boards", 1, MAX_BOARDS, integer=True)
+        heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
+        return cls(
+            spots=tuple(parsed),
+            max_endings=_number(endings, "max_per_spot", 1, 50, integer=True, where="solved.endings"),
+            min_reach=float(_number(endings, "min_reach", 0.0, 1.0, where="solved.endings")),
+            boards=boards, heldout_boards=heldout,
+            seed=_number(section, "seed", 0, 2**63 - 1, integer=True),
+            bet_trees={t: parse_bet_tree(trees[t], f"solved.bet_trees.{t}") for t in POT_TYPES},
+            accuracy_pct_pot=float(_number(section, "accuracy_pct_pot", 1e-4, 100.0)),
+            max_iterations=_number(section, "max_iterations", 1, 100_000, integer=True),
+            floor_weight=float(_number(section, "floor_weight", 0.0, 1.0)),
+            outer_iterations=_number(section, "outer_iterations", 1, MAX_OUTER_ITERATIONS, integer=True),
+            damping=float(_number(section, "damping", 1e-3, 1.0)),
+            tolerance_strategy_pp=float(_number(tolerance, "strategy_pp", 0.0, 100.0, where="solved.tolerance")),
+            tolerance_gap_bb=float(_number(tolerance, "gap_bb", 0.0, 1000.0, where="solved.tolerance")),
+            raw=section,
+        )
+
+    @property
+    def spot_names(self) -> list[str]:
+        return [s.name for s in self.spots]
+
+    @property
+    def endings_per_spot(self) -> int:
+        """The plan's ending ranks per spot (the name :func:`pokerlab.fit.plan.write_plan` reads)."""
+        return self.max_endings
+
+    def bet_tree_for(self, node: str) -> BetTree:
+        """The postflop bet tree of the flop ending ``node`` (by its pot type)."""
+        return self.bet_trees[pot_type(node)]
+
+    def job_keys(self, spot: str) -> list[str]:
+        """``e{rank}/b{board}`` of one spot's postflop solve jobs in one outer iteration."""
+        return [f"e{e}/b{b}" for e in range(self.max_endings) for b in range(self.boards + self.heldout_boards)]
+
+    def sha256(self) -> str:
+        """SHA-256 of the measuring settings (:data:`MEASURING_KEYS`, sorted-key JSON): what a table's
+        provenance must match for a chart to use it."""
+        return settings_sha256(self.raw)
+
+
+def settings_sha256(section: dict) -> str:
+    """SHA-256 of a ``solved`` config section's measuring keys (:data:`MEASURING_KEYS`)."""
+    what = {k: section.get(k) for k in MEASURING_KEYS}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,128 @@
+"""Per-class values at a flop ending: solved (postflop solves on a flop subset) and modelled, and the
+corrections that make the model pay the solved values.
+
+Conventions: values are in bb **net of everything the seat put in** (the preflop payoff's convention:
+the two seats' values at an ending sum to zero). Roles are ``oop`` (first to act on the flop) and
+``ip``. ``q_oop``/``q_ip`` are the seats' class distributions at the ending in the preflop class game
+(prior x own reach; not normalised), the ranges each class's value is averaged against.
+
+Solved value of a class (:func:`solved_class_values`): over the flops of the subset (each with its
+weight) and over the class's combos, the mean of the combo's postflop value (its share of the pot net
+of what it put in after the flop, minus its preflop contribution), each combo weighted by its
+*mass*: its range weight times the opponent weight it does not block.
+
+The corrections (:func:`corrections`): with ``M(x)`` the model's mean value of class ``x`` against the
+opponent's range and ``V(x)`` its solved value, ``g = V - M``. A solved ending pays the seat in
+position ``M_e(x, y) + d_ip[x] - d_oop[y]``, so its class value is ``M_ip(x) + d_ip[x] - mean(d_oop)``
+(means over the opponent's range) and the out-of-position class's ``M_oop(y) + d_oop[y] - mean(d_ip)``.
+Both equal the solved values when ``d_oop = g_oop`` and ``d_ip = g_ip + mean(g_oop)``, provided the
+solved range means conserve chips as the model's do (``mean g_ip + mean g_oop = 0``). Card removal
+between the ranges and the floor weights leave a small residual; it is split evenly between the two
+seats (reported as ``residual_bb``). The pair is then centred (a common shift changes no payoff).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pokerlab.cards import N_CLASSES
+from pokerlab.preflop.payoffs import EndingPayoffs
+
+ROLES = ("oop", "ip")
+
+
+def _mean(values: np.ndarray, weights: np.ndarray) -> float:
+    return float(weights @ values / weights.sum())
+
+
+@dataclass(frozen=True)
+class ClassValues:
+    """Per-role class values (bb, net of contributions; NaN where no combo of the class was measured)
+    and the combo mass behind each."""
+
+    oop: np.ndarray
+    ip: np.ndarray
+    mass_oop: np.ndarray
+    mass_ip: np.ndarray
+
+    def role(self, name: str) -> np.ndarray:
+        return self.oop if name == "oop" else self.ip
+
+
+def solved_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float]) -> ClassValues:
+    """Solved class values of one ending from its flops' measurements (``(frame, record)`` pairs:
+    per (player, combo) ``class``, ``mass`` and ``ev``; the record's ``board_weight``);
+    ``contrib``: (oop, ip) preflop contributions, bb (see the module docstring)."""
+    num = np.zeros((2, N_CLASSES))
+    den = np.zeros((2, N_CLASSES))
+    for frame, record in measurements:
+        if frame.empty:
+            continue
+        w = float(record["board_weight"])
+        player = frame["player"].to_numpy()
+        cls = frame["class"].to_numpy()
+        mass = frame["mass"].to_numpy(dtype=np.float64) * w
+        ev = frame["ev"].to_numpy(dtype=np.float64)
+        for p in (0, 1):
+            sel = player == p
+            num[p] += np.bincount(cls[sel], weights=mass[sel] * ev[sel], minlength=N_CLASSES)
+            den[p] += np.bincount(cls[sel], weights=mass[sel], minlength=N_CLASSES)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.where(den > 0, num / den, np.nan) - np.asarray(contrib, dtype=np.float64)[:, None]
+    return ClassValues(values[0], values[1], den[0], den[1])
+
+
+def model_class_values(payoffs: EndingPayoffs, z: int, seats: tuple[int, int], q_oop: np.ndarray, q_ip: np.ndarray,
+                       win: np.ndarray, tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(oop, ip) mean model value (bb) of each class at ending row ``z`` of ``payoffs`` against the
+    opponent's class distribution; ``seats``: the (oop, ip) preflop seats. Uses the payoffs' own terms,
+    so it is exactly what the preflop solve pays there."""
+    out = []
+    for seat, opponent, q in ((seats[0], seats[1], q_ip), (seats[1], seats[0], q_oop)):
+        dist = q / q.sum()
+        value = np.full(win.shape[0], payoffs.const[z, seat])
+        for t in np.flatnonzero((payoffs.term_ending == z) & (payoffs.term_seat == seat)):
+            if payoffs.term_opponent[t] != opponent:
+                raise ValueError(f"ending row {z}: not heads-up between seats {seats}")
+            value += payoffs.term_win[t] * (win @ dist) + payoffs.term_tie[t] * (tie @ dist)
+            if payoffs.class_vectors is not None:
+                value += payoffs.term_class[t] * (payoffs.class_vectors[payoffs.term_own[t]]
+                                                  - payoffs.class_vectors[payoffs.term_opp[t]] @ dist)
+        out.append(value)
+    return out[0], out[1]
+
+
+def corrections(solved: ClassValues, model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray,
+                q_ip: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(d_oop, d_ip, residual_bb): the centred corrections that make every class's value against the
+    opponent's range equal its solved value (see the module docstring). A class with no solved value
+    keeps the model's (its gap counts as zero)."""
+    g_oop = np.nan_to_num(solved.oop - model[0], nan=0.0)
+    g_ip = np.nan_to_num(solved.ip - model[1], nan=0.0)
+    residual = _mean(g_oop, q_oop) + _mean(g_ip, q_ip)
+    g_oop, g_ip = g_oop - residual / 2, g_ip - residual / 2
+    d_oop, d_ip = g_oop, g_ip + _mean(g_oop, q_oop)
+    shift = (_mean(d_oop, q_oop) + _mean(d_ip, q_ip)) / 2
+    return d_oop - shift, d_ip - shift, residual
+
+
+def corrected_values(model: tuple[np.ndarray, np.ndarray], d: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray,
+                     q_ip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(oop, ip) class values (bb) a solved ending with corrections ``d = (d_oop, d_ip)`` pays against
+    the opponent's range: the model's plus the own correction minus the opponent's mean."""
+    return model[0] + d[0] - _mean(d[1], q_ip), model[1] + d[1] - _mean(d[0], q_oop)
+
+
+def valuation_gap(values: tuple[np.ndarray, np.ndarray], solved: ClassValues, q_oop: np.ndarray,
+                  q_ip: np.ndarray) -> float:
+    """Mean absolute difference (bb) between ``values`` (oop, ip) and the solved class values, each
+    role's classes weighted by the role's class distribution, the two roles averaged. Classes without
+    a solved value are left out."""
+    gaps = []
+    for value, target, q in ((values[0], solved.oop, q_oop), (values[1], solved.ip, q_ip)):
+        keep = np.isfinite(target) & (q > 0)
+        gaps.append(_mean(np.abs(value[keep] - target[keep]), q[keep]) if keep.any() else 0.0)
+    return float(np.mean(gaps))

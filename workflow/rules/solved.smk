@@ -1,0 +1,174 @@
+# Stage 7: solved endings (results/solved/; not part of `all`).
+#   snakemake --cores 2 solved_tables      # measure the tables of the spots under solved.spots
+# Per spot and outer iteration k (k = 0 .. solved.outer_iterations - 1):
+#   solved_preflop  i{k}/preflop/...    the preflop solve under table k (k = 0: the base model)
+#   solved_plan     i{k}/plan/...       its most reached heads-up flop endings and their flop subsets
+#   solved_postflop i{k}/solves/...     one postflop solve per ending x flop (its own job: resumable, spread on SLURM)
+#   solved_update   i{k}/measured/...   table k+1: corrections measured on the fitting flops, damped against
+#                                       table k (which is i{k-1}/measured/...);
+#                   i{k}/report/...     the iteration's strategy change, valuation gaps, exploitability, CPU
+# then solved_table copies the last table (K = outer_iterations) to results/solved/tables/ with its
+# provenance, solves the chart under it (i{K}/preflop/...) and writes the convergence table.
+# Copy a converged table into the folder solve.postflop.solved_tables names (config/solved-endings/) to ship it.
+
+from pokerlab.solved.settings import SolvedSettings
+
+SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else None  # errors name the key
+SOLVED_DIR = "results/solved"
+SPOT_PATH = "{format}/{seats}max/{depth}bb"
+SPOT_FILE = "{format}-{seats}max-{depth}bb"
+
+
+def solved_base_postflop():
+    """solve.postflop as the model the corrections are measured against (model solved -> v1)."""
+    section = dict(config["solve"]["postflop"])
+    if section.get("model") == "solved":
+        section.pop("model")
+        section.pop("solved_tables", None)
+    return section
+
+
+def solved_table_input(wildcards):
+    """Table k of iteration k (measured by iteration k - 1); none at k = 0."""
+    k = int(wildcards.k)
+    return [f"{SOLVED_DIR}/i{k - 1}/measured/{SPOT_FILE}.tsv".format(**wildcards)] if k > 0 else []
+
+
+def solved_iteration_settings(wildcards):
+    k = int(wildcards.k)
+    postflop = solved_base_postflop()
+    if k > 0:
+        postflop = {**postflop, "model": "solved", "solved_tables": f"{SOLVED_DIR}/i{k - 1}/measured"}
+    return [{**solve_settings(config["solve"], {}), "postflop": postflop}]
+
+
+def solved_measurements(wildcards):
+    return [f"{SOLVED_DIR}/i{wildcards.k}/solves/{SPOT_PATH}/{key}.parquet".format(**wildcards)
+            for key in SOLVED.job_keys("")]
+
+
+def solved_final_paths():
+    if SOLVED is None:
+        return []
+    return [f"{SOLVED_DIR}/tables/{s.name.replace('/', '-')}.tsv" for s in SOLVED.spots]
+
+
+rule solved_tables:
+    input:
+        solved_final_paths(),
+
+
+rule solved_preflop:
+    input:
+        **{k: v for k, v in solve_inputs().items() if k != "class_table"},
+        class_table=[solved_base_postflop()["class_table"]] if solved_base_postflop().get("model") == "v2" else [],
+        solved=solved_table_input,
+    output:
+        results=[f"{SOLVED_DIR}/i{{k}}/preflop/{SPOT_PATH}/result.json"],
+        arrays=f"{SOLVED_DIR}/i{{k}}/preflop/{SPOT_PATH}/result.npz",
+    params:
+        spots=lambda w: [spot_name(w.format, w.seats, w.depth)],
+        states=lambda w: [f"{SOLVED_DIR}/i{w.k}/preflop/{SPOT_PATH}/solver_state.npz".format(**w)],
+        settings=solved_iteration_settings,
+    wildcard_constraints:
+        k="[0-9]+",
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=lambda w: solve_resources(w.seats, {})["mem_mb"],
+        runtime=lambda w: solve_resources(w.seats, {})["runtime"],
+    log:
+        f"logs/solved/i{{k}}/preflop_{SPOT_FILE}.log",
+    script:
+        "../scripts/solve_spot.py"
+
+
+rule solved_plan:
+    input:
+        result=f"{SOLVED_DIR}/i{{k}}/preflop/{SPOT_PATH}/result.json",
+        sizing=config["solve"]["sizing"],
+    output:
+        spots=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/spots.tsv",
+        endings=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/boards.tsv",
+    params:
+        spot=lambda w: spot_name(w.format, w.seats, w.depth),
+    wildcard_constraints:
+        k="[0-9]+",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/solved_plan.py"
+
+
+rule solved_postflop:
+    input:
+        endings=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/boards.tsv",
+    output:
+        measurement=f"{SOLVED_DIR}/i{{k}}/solves/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
+    params:
+        key=lambda w: f"{spot_name(w.format, w.seats, w.depth)}/e{w.rank}/b{w.board}",
+    wildcard_constraints:
+        k="[0-9]+",
+        rank="[0-9]+",
+        board="[0-9]+",
+    threads: 1  # jobs in parallel use the cores better than one solve's threads (same bytes on any count)
+    resources:
+        mem_mb=6000,
+        runtime=180,
+    log:
+        f"logs/solved/i{{k}}/postflop_{SPOT_FILE}_e{{rank}}_b{{board}}.log",
+    script:
+        "../scripts/solved_postflop.py"
+
+
+rule solved_update:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+        constants=postflop_constants_input(),
+        result=f"{SOLVED_DIR}/i{{k}}/preflop/{SPOT_PATH}/result.json",
+        previous_result=lambda w: [f"{SOLVED_DIR}/i{int(w.k) - 1}/preflop/{SPOT_PATH}/result.json".format(**w)]
+        if int(w.k) > 0 else [],
+        corrections=solved_table_input,
+        endings=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/boards.tsv",
+        measurements=solved_measurements,
+    output:
+        table=f"{SOLVED_DIR}/i{{k}}/measured/{SPOT_FILE}.tsv",
+        report=f"{SOLVED_DIR}/i{{k}}/report/{SPOT_FILE}.json",
+    params:
+        base=solved_base_postflop(),
+        command=" ".join(["snakemake --cores 2 solved_tables"] + [f"--configfile {path}" for path in
+                                                                 workflow.overwrite_configfiles]),
+    wildcard_constraints:
+        k="[0-9]+",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/solved_update.py"
+
+
+rule solved_table:
+    input:
+        table=lambda w: f"{SOLVED_DIR}/i{SOLVED.outer_iterations - 1}/measured/{SPOT_FILE}.tsv".format(**w),
+        reports=lambda w: [f"{SOLVED_DIR}/i{k}/report/{SPOT_FILE}.json".format(**w)
+                           for k in range(SOLVED.outer_iterations)],
+        chart=lambda w: f"{SOLVED_DIR}/i{SOLVED.outer_iterations}/preflop/{SPOT_PATH}/result.json".format(**w),
+        previous=lambda w: f"{SOLVED_DIR}/i{SOLVED.outer_iterations - 1}/preflop/{SPOT_PATH}/result.json".format(**w),
+    output:
+        table=f"{SOLVED_DIR}/tables/{SPOT_FILE}.tsv",
+        convergence=f"{SOLVED_DIR}/report/{SPOT_FILE}-convergence.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/solved_table.py"

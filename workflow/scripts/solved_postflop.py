@@ -1,0 +1,13 @@
+"""Glue for rule solved_postflop: one ending on one flop, solved with the arriving ranges."""
+
+import sys
+
+from pokerlab.preflop.solve import job_cpu_line
+from pokerlab.solved.loop import solve_ending_job
+from pokerlab.solved.settings import SolvedSettings
+
+sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake injects it)
+solve_ending_job(snakemake.input.endings, snakemake.input.boards, snakemake.params.key,  # noqa: F821
+                 SolvedSettings.from_config(snakemake.config["solved"]), snakemake.output.measurement,  # noqa: F821
+                 threads=snakemake.threads)  # noqa: F821
+print(job_cpu_line(), file=sys.stderr)
