@@ -1,8 +1,9 @@
-# Two entry points, each doing all set-up on a fresh machine:
+# Entry points, each doing all set-up on a fresh machine:
 #   make run    # the main job on the default config: the whole 512-spot sweep and its release
 #               # (snakemake --cores all --keep-going --rerun-incomplete all; rerun to resume)
-#   make quick  # the same chain on eight small spots (two per format) (config/quick.yaml), a few minutes
-#   make test   # the test suite
+#   make quick  # the same chain on the eight small spots of config/spots-quick.tsv (config/quick.yaml), a few minutes
+#   make test   # the test suite (it also builds the documentation site with mkdocs build --strict)
+#   make docs   # serve the documentation site on http://127.0.0.1:8000/
 # The virtualenv is (re)built whenever pyproject.toml changes.
 
 PYTHON ?= python3
@@ -17,12 +18,12 @@ CORES ?= all
 SCHEDULING ?= --max-jobs-per-timespan 1000/10s
 PYTEST_ARGS ?=
 
-.PHONY: run quick test bench clean-venv
+.PHONY: run quick test docs clean-venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,slurm]'
+	$(BIN)/python -m pip install --quiet -e '.[test,slurm,docs]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -33,6 +34,9 @@ quick: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+docs: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
 clean-venv:
 	rm -rf $(VENV)

@@ -419,6 +419,7 @@ def _snakemake(workdir: Path, *args: str) -> str:
     return out.stdout
 
 
+@pytest.mark.snakemake
 def test_new_constants_rerun_the_solves_and_nothing_else(tmp_path):
     import time
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 from pokerlab.hands import pipeline
@@ -52,6 +53,7 @@ def test_steps_degrade_without_charts_or_table(tmp_path, equity_table):
     assert "chart cash/6max/100bb is not published" in page and "Push/fold backtest" in page
 
 
+@pytest.mark.snakemake
 def test_dry_run_lists_the_hands_report(tmp_path):
     config = tmp_path / "hands.yaml"
     (tmp_path / "a.log").write_text(LINES[0] + "\n")

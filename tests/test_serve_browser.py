@@ -22,6 +22,8 @@ from pokerlab.encoding import decode
 from pokerlab.serve.app import STATIC_DIR
 from pokerlab.serve.pack import Pack
 
+pytestmark = pytest.mark.browser
+
 REQUIRED = os.environ.get("POKERLAB_REQUIRE_BROWSER") == "1"
 BROWSER = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 DRIVER = shutil.which("chromedriver")

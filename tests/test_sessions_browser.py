@@ -15,6 +15,8 @@ from test_serve_browser import browser  # noqa: F401  (the shared browser fixtur
 
 from pokerlab.sessions.ledger import add_session, bankroll_curve, read_ledger
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture()
 def served_sessions(tmp_path, equity_table):

@@ -101,6 +101,7 @@ def test_summary_is_in_sweep_order_and_timings_read_the_solve_logs(tmp_path):
     assert timings["solve_seconds"].iloc[1:].isna().all() and timings["solve_cpu_seconds"].iloc[1:].isna().all()
 
 
+@pytest.mark.snakemake
 def test_dry_run_of_all_lists_512_spot_solves():
     out = subprocess.run(SNAKEMAKE + ["-n", "--forceall", "all"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -138,6 +139,7 @@ def run_release(workdir: Path, cores: int, *extra: str) -> subprocess.CompletedP
                           capture_output=True, text=True, cwd=workdir, timeout=900)
 
 
+@pytest.mark.snakemake
 def test_a_sheet_override_reaches_the_solve_and_its_job(tmp_path):
     """One spot of a sheet with override columns: its solve runs the sheet's schedule and bar,
     and its job asks for the sheet's resources."""
@@ -153,6 +155,7 @@ def test_a_sheet_override_reaches_the_solve_and_its_job(tmp_path):
     assert result["iterations"] == 30 and result["status"] == "shipped"  # a 100bb bar clears at the first checkpoint
 
 
+@pytest.mark.snakemake
 @pytest.mark.slow
 def test_release_is_byte_identical_on_1_and_2_cores_and_after_a_kill_mid_solve(tmp_path):
     """Run A: 2 cores, uninterrupted. Run B: 1 core, killed (SIGKILL to the whole process
@@ -228,6 +231,7 @@ def test_sheet_numbers_are_plain_decimals(tmp_path, column, cell):
         load_spots(path)
 
 
+@pytest.mark.snakemake
 @pytest.mark.slow
 def test_a_one_spot_chart_is_moved_out_of_the_published_folders_by_the_next_release(tmp_path):
     """Reliability #4, through the workflow: the README's one-spot command after a release left a
@@ -258,6 +262,7 @@ def test_batched_tables_group_the_listed_spots_of_the_batched_table_sizes():
     assert batched_tables(names, []) == {}
 
 
+@pytest.mark.snakemake
 def test_a_table_job_writes_the_bytes_of_one_job_per_spot(tmp_path):
     """With sweep.batch_seats the spots of a 2-handed table are solved in one job (rule
     solve_table_cash_2max), each with its own log and timing line, and give the same result files

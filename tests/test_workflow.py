@@ -41,6 +41,7 @@ def test_bad_config_names_the_field(path, value, fragment):
         validate(cfg, SCHEMA)
 
 
+@pytest.mark.snakemake
 def test_dry_run_lists_the_equity_stage(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "snakemake", "-n", "--directory", str(ROOT), "--snakefile", str(ROOT / "Snakefile"),

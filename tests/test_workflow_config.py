@@ -73,6 +73,7 @@ def test_config_depths_must_name_themselves(changes, key):
         check_config(_config(**changes))
 
 
+@pytest.mark.snakemake
 def test_a_workflow_with_such_a_depth_stops_before_any_job(tmp_path):
     for name in ("Snakefile", "workflow", "config"):
         (tmp_path / name).symlink_to(ROOT / name)
@@ -134,6 +135,7 @@ def test_schema_valid_values_that_would_fail_later_are_refused_with_their_key(ch
         check_config(config)
 
 
+@pytest.mark.snakemake
 def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
     """Reliability #6, through the workflow: the dry run names the key."""
     for name in ("Snakefile", "workflow", "config"):
@@ -145,6 +147,7 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
     assert "config solve.checkpoints: [1200, 400] must be strictly increasing" in out.stderr + out.stdout
 
 
+@pytest.mark.snakemake
 def test_the_release_depends_on_the_verified_equity_table():
     """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",
@@ -154,6 +157,7 @@ def test_the_release_depends_on_the_verified_equity_table():
     assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"
 
 
+@pytest.mark.snakemake
 def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(tmp_path):
     """Reliability #11: with a corrupt table newer than the results, every solve job was re-run, so
     Snakemake deleted every result.json before the jobs failed; the message did not say how to rebuild."""
