@@ -17,6 +17,13 @@ SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else
 SOLVED_DIR = "results/solved"
 SPOT_PATH = "{format}/{seats}max/{depth}bb"
 SPOT_FILE = "{format}-{seats}max-{depth}bb"
+# What each step's output depends on in the solved section (a change re-runs that step and what follows).
+SOLVED_PLAN_KEYS = ("endings", "boards", "heldout_boards", "seed")
+SOLVED_SOLVE_KEYS = ("bet_trees", "accuracy_pct_pot", "max_iterations", "floor_weight")
+
+
+def solved_param(keys):
+    return json.dumps({k: config["solved"].get(k) for k in keys}, sort_keys=True)
 
 
 def solved_base_postflop():
@@ -95,6 +102,7 @@ rule solved_plan:
         boards=f"{SOLVED_DIR}/i{{k}}/plan/{SPOT_PATH}/boards.tsv",
     params:
         spot=lambda w: spot_name(w.format, w.seats, w.depth),
+        solved=solved_param(SOLVED_PLAN_KEYS),
     wildcard_constraints:
         k="[0-9]+",
     threads: 1
@@ -113,6 +121,7 @@ rule solved_postflop:
         measurement=f"{SOLVED_DIR}/i{{k}}/solves/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
     params:
         key=lambda w: f"{spot_name(w.format, w.seats, w.depth)}/e{w.rank}/b{w.board}",
+        solved=solved_param(SOLVED_SOLVE_KEYS),
     wildcard_constraints:
         k="[0-9]+",
         rank="[0-9]+",
@@ -144,6 +153,7 @@ rule solved_update:
         report=f"{SOLVED_DIR}/i{{k}}/report/{SPOT_FILE}.json",
     params:
         base=solved_base_postflop(),
+        solved=solved_param(("damping", "tolerance")),
         command=" ".join(["snakemake --cores 2 solved_tables"] + [f"--configfile {path}" for path in
                                                                  workflow.overwrite_configfiles]),
     wildcard_constraints:
