@@ -184,3 +184,109 @@ def test_table_file_round_trips_and_names_the_bad_line(tmp_path):
     (tmp_path / "short.tsv").write_text("\n".join(lines[:-1]) + "\n")
     with pytest.raises(ValueError, match="lists 168 of 169 classes"):
         read_ending_corrections(tmp_path / "short.tsv")
+
+
+# --- the loop's arithmetic (pokerlab.solved.values, pokerlab.solved.loop) ------------------------
+
+from pokerlab.solved import values as V  # noqa: E402
+from pokerlab.solved.loop import strategy_change  # noqa: E402
+
+
+def _ending(spot: Spot, node_id: str):
+    tree = build_tree(spot, SIZING)
+    node = tree.node(node_id)
+    seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
+    z = [tree.nodes[k].id for k in tree.endings].index(node_id)
+    return tree, node, seats, z
+
+
+def test_model_class_values_are_the_payoffs_averaged_over_the_opponents_range():
+    tree, node, seats, z = _ending(Spot("cash", 2, 100), "RC")
+    win, tie = random_tables(M, seed=1)
+    rng = np.random.default_rng(2)
+    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
+    for payoffs in (chip_ev_payoffs(tree, MODEL), chip_ev_payoffs(tree, MODEL, solved=random_corrections(tree, M, 3))):
+        m_oop, m_ip = V.model_class_values(payoffs, z, seats, q_oop, q_ip, win, tie)
+        for x in (0, 50, 168):  # brute force: every opponent class, weighted by its distribution
+            hands = np.zeros(2, dtype=int)
+            ip_vs = []
+            oop_vs = []
+            for y in range(M):
+                hands[seats[1]], hands[seats[0]] = x, y
+                ip_vs.append(payoffs.hand_payoffs(hands, win, tie)[z, seats[1]])
+                hands[seats[0]], hands[seats[1]] = x, y
+                oop_vs.append(payoffs.hand_payoffs(hands, win, tie)[z, seats[0]])
+            assert m_ip[x] == pytest.approx(np.dot(ip_vs, q_oop) / q_oop.sum(), abs=1e-9)
+            assert m_oop[x] == pytest.approx(np.dot(oop_vs, q_ip) / q_ip.sum(), abs=1e-9)
+
+
+def _chip_conserving_solved(model, q_oop, q_ip, rng) -> V.ClassValues:
+    """Solved values that differ from the model's by random class offsets, with range means that
+    conserve chips as the model's do."""
+    v_oop, v_ip = model[0] + rng.normal(0, 1.0, M), model[1] + rng.normal(0, 1.0, M)
+    excess = np.dot(v_oop, q_oop) / q_oop.sum() + np.dot(v_ip, q_ip) / q_ip.sum()
+    return V.ClassValues(v_oop - excess / 2, v_ip - excess / 2, q_oop, q_ip)
+
+
+def test_corrections_make_the_model_pay_every_class_its_solved_value():
+    tree, node, seats, z = _ending(Spot("cash", 2, 100), "CC")
+    win, tie = random_tables(M, seed=4)
+    rng = np.random.default_rng(5)
+    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
+    model = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, q_oop, q_ip, win, tie)
+    assert np.dot(model[0], q_oop) / q_oop.sum() + np.dot(model[1], q_ip) / q_ip.sum() == pytest.approx(0, abs=1e-9)
+    solved = _chip_conserving_solved(model, q_oop, q_ip, rng)
+    d_oop, d_ip, residual = V.corrections(solved, model, q_oop, q_ip)
+    assert residual == pytest.approx(0.0, abs=1e-9)
+    paid = V.corrected_values(model, (d_oop, d_ip), q_oop, q_ip)
+    np.testing.assert_allclose(paid[0], solved.oop, atol=1e-9)
+    np.testing.assert_allclose(paid[1], solved.ip, atol=1e-9)
+    assert V.valuation_gap(paid, solved, q_oop, q_ip) == pytest.approx(0.0, abs=1e-9)
+    assert V.valuation_gap(model, solved, q_oop, q_ip) > 0.5
+    # ... and the preflop payoffs with those corrections pay exactly that (the table goes through the solver's terms)
+    table = EndingCorrections(tree.spot.name, {"CC": (d_oop, d_ip)})
+    again = V.model_class_values(chip_ev_payoffs(tree, MODEL, solved=table), z, seats, q_oop, q_ip, win, tie)
+    np.testing.assert_allclose(again[0], solved.oop, atol=1e-9)
+    np.testing.assert_allclose(again[1], solved.ip, atol=1e-9)
+
+
+def test_solved_values_that_do_not_conserve_chips_split_the_residual_evenly():
+    tree, node, seats, z = _ending(Spot("cash", 2, 100), "RC")
+    win, tie = random_tables(M, seed=6)
+    rng = np.random.default_rng(7)
+    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
+    model = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, q_oop, q_ip, win, tie)
+    exact = _chip_conserving_solved(model, q_oop, q_ip, rng)
+    off = V.ClassValues(exact.oop + 0.3, exact.ip + 0.3, q_oop, q_ip)  # 0.6 bb more than the pot in all
+    d_oop, d_ip, residual = V.corrections(off, model, q_oop, q_ip)
+    assert residual == pytest.approx(0.6, abs=1e-9)
+    paid = V.corrected_values(model, (d_oop, d_ip), q_oop, q_ip)
+    np.testing.assert_allclose(paid[0], exact.oop, atol=1e-9)
+    np.testing.assert_allclose(paid[1], exact.ip, atol=1e-9)
+
+
+def test_solved_class_values_weigh_combos_by_mass_and_flops_by_weight():
+    import pandas as pd
+
+    aa, aks = cards.CLASS_COMBOS[0], cards.CLASS_COMBOS[1]
+    frames = []
+    for weight, evs in ((1.0, (3.0, 5.0, 1.0)), (3.0, (7.0, 7.0, 2.0))):
+        frame = pd.DataFrame({"player": [1, 1, 0], "combo": [aa[0], aa[1], aks[0]], "class": [0, 0, 1],
+                              "mass": [1.0, 3.0, 2.0], "ev": list(evs)})
+        frames.append((frame, {"board_weight": weight}))
+    values = V.solved_class_values(frames, contrib=(1.0, 2.0))
+    # AA in position: (1*1*3 + 1*3*5 + 3*1*7 + 3*3*7) / (1 + 3 + 3 + 9) minus its 2bb contribution
+    assert values.ip[0] == pytest.approx((3 + 15 + 21 + 63) / 16 - 2.0)
+    assert values.oop[1] == pytest.approx((2 * 1 + 6 * 2) / 8 - 1.0)
+    assert np.isnan(values.ip[1]) and np.isnan(values.oop[0]) and values.mass_ip[0] == 16
+
+
+def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
+    def result(strategy):
+        return {"nodes": [{"id": "", "actions": ["F", "R"], "reach": 1.0, "arrive_with": [0.25, 0.75],
+                           "strategy": {"F": strategy[0], "R": strategy[1]}}]}
+
+    same = result(([0.5, 0.0], [0.5, 1.0]))
+    moved = result(([0.5, 0.2], [0.5, 0.8]))
+    assert strategy_change(same, same) == {"max_pp": 0.0, "mean_pp": 0.0}
+    assert strategy_change(moved, same)["max_pp"] == pytest.approx(0.75 * 20.0)
