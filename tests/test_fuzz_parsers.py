@@ -274,3 +274,41 @@ def test_hand_history_import_never_crashes_and_never_loses_a_hand(text):
     assert report.read == report.imported + len(report.skipped) == len(hands) + len(report.skipped)
     for skip in report.skipped:  # every skipped hand says why and where it started
         assert skip.get("reason") and "line" in skip, skip
+
+
+# --- the session ledger -------------------------------------------------------------------------
+
+LEDGER_SPECIALS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00\x1b\t\",;'\ufeff\ud800²٣ "
+ledger_text = st.one_of(st.text(max_size=30), st.text(LEDGER_SPECIALS + "ab1.-_e", max_size=12))
+ledger_time = st.one_of(st.datetimes().map(lambda t: t.isoformat(timespec="minutes")),
+                        st.datetimes().map(lambda t: t.strftime("%Y-%m-%dT%H:%M:%S")), ledger_text)
+ledger_number = st.one_of(st.floats().map(repr), st.integers(-10**30, 10**30).map(str), ledger_text,
+                          st.sampled_from(["-1e-7", "4e-7", "-0.0", "1e300", "0.1234565"]))
+
+
+@FUZZ
+@given(st.fixed_dictionaries({"start": ledger_time, "end": ledger_time},
+                             optional={"hands": st.one_of(st.integers(0, 10**6).map(str), ledger_text),
+                                       "hh_net": ledger_number, "balance_start": ledger_number,
+                                       "balance_end": ledger_number, "transfers": ledger_number,
+                                       "stakes": ledger_text, "exports": ledger_text, "notes": ledger_text}))
+def test_what_the_ledger_writer_accepts_the_reader_reads_back(values):
+    """A row is refused naming its field, or the reader reads it back as written (and the ledger
+    stays readable and writable)."""
+    from pokerlab.sessions.ledger import FIELDS, add_session, read_ledger
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            written = add_session(tmp, values)
+        except ValueError as exc:
+            message = str(exc)
+            assert "\n" not in message and message.split(":")[0] in FIELDS, message
+            return
+        ledger = read_ledger(tmp)
+        assert not ledger.problems, ledger.problems
+        (read,) = ledger.sessions
+        assert read.as_row() == written.as_row()
+        for name in ("stakes", "exports", "notes"):
+            assert getattr(read, name) == values.get(name, "").strip()
+        add_session(tmp, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"})
+        assert len(read_ledger(tmp).sessions) == 2
