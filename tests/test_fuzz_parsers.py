@@ -279,7 +279,8 @@ def test_hand_history_import_never_crashes_and_never_loses_a_hand(text):
 # --- the session ledger -------------------------------------------------------------------------
 
 LEDGER_SPECIALS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00\x1b\t\",;'\ufeff\ud800²٣ "
-ledger_text = st.one_of(st.text(max_size=30), st.text(LEDGER_SPECIALS + "ab1.-_e", max_size=12))
+ledger_text = st.one_of(st.text(max_size=30), st.text(LEDGER_SPECIALS + "ab1.-_e", max_size=12),
+                        st.integers(9_995, 10_005).map(lambda n: "é" * n))
 ledger_time = st.one_of(st.datetimes().map(lambda t: t.isoformat(timespec="minutes")),
                         st.datetimes().map(lambda t: t.strftime("%Y-%m-%dT%H:%M:%S")), ledger_text)
 ledger_number = st.one_of(st.floats().map(repr), st.integers(-10**30, 10**30).map(str), ledger_text,
@@ -312,3 +313,23 @@ def test_what_the_ledger_writer_accepts_the_reader_reads_back(values):
             assert getattr(read, name) == values.get(name, "").strip()
         add_session(tmp, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"})
         assert len(read_ledger(tmp).sessions) == 2
+
+
+ledger_field = st.one_of(st.text(LEDGER_SPECIALS + "ab1.-:T", max_size=10), st.integers(131_000, 131_100).map(lambda n: "y" * n))
+
+
+@FUZZ
+@given(st.one_of(st.binary(max_size=400),
+                 st.lists(st.lists(ledger_field, min_size=1, max_size=17).map(",".join), max_size=4).map(
+                     lambda rows: (",".join(("id", "start", "end", "hands", "stakes", "hh_net", "rakeback_start",
+                                             "rakeback_end", "rakeback_claimed", "rake_counter_start",
+                                             "rake_counter_end", "balance_start", "balance_end", "transfers",
+                                             "exports", "notes")) + "\n" + "\n".join(rows)).encode("utf-8", "surrogatepass"))))
+def test_a_ledger_file_of_anything_is_read_with_problems_named_never_an_exception(content):
+    from pokerlab.sessions.ledger import read_ledger
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "sessions.csv").write_bytes(content)
+        ledger = read_ledger(tmp)
+        for problem in ledger.problems:
+            assert problem.line >= 1 and "\n" not in str(problem)

@@ -362,3 +362,23 @@ def test_money_is_read_back_as_written(tmp_path):
                            "transfers": "0.1234565", "balance_start": "-0", "balance_end": "1e300"})
     (read,) = read_ledger(data).sessions
     assert read.as_row() == s.as_row() and s.as_row()["hh_net"] == "0" and s.as_row()["balance_start"] == "0"
+
+
+def test_text_fields_have_a_size_limit_and_an_oversized_field_on_disk_is_reported(tmp_path, capsys):
+    from pokerlab.sessions.ledger import MAX_TEXT_CHARS
+
+    data = tmp_path / "d"
+    base = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"}
+    with pytest.raises(ValueError, match=f"^notes: .*at most {MAX_TEXT_CHARS} characters"):
+        add_session(data, {**base, "notes": "x" * (2 << 20)})
+    assert add_session(data, {**base, "notes": "é" * MAX_TEXT_CHARS}).id == 1  # the limit itself is accepted
+    assert len(read_ledger(data).sessions[0].notes) == MAX_TEXT_CHARS
+    path = data / "sessions.csv"
+    path.write_text(path.read_text() + "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000 + "\n")
+    ledger = read_ledger(data)  # written by hand or by an older version: reported, never a csv.Error
+    assert [s.id for s in ledger.sessions] == [1]
+    assert [(p.line, p.field) for p in ledger.problems] == [(3, "row")] and "larger than" in str(ledger.problems[0])
+    with pytest.raises(LedgerError, match="line 3"):
+        add_session(data, base)
+    assert main(["sessions", "list", "--data", str(data)]) == 2
+    assert "line 3" in capsys.readouterr().err

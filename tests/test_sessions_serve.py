@@ -83,3 +83,19 @@ def test_sessions_are_served_on_loopback_only(tmp_path, capsys):
 
     assert main(["serve", str(tmp_path), "--sessions", str(tmp_path / "d"), "--host", "0.0.0.0", "--allow-public"]) == 2
     assert "--sessions" in capsys.readouterr().err
+
+
+def test_an_oversized_notes_field_is_refused_and_one_on_disk_is_reported(served):
+    from pokerlab.sessions.ledger import MAX_TEXT_CHARS
+
+    client, data, _ = served
+    body = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"}
+    r = client.post("/api/v1/sessions", json={**body, "notes": "x" * (MAX_TEXT_CHARS + 1)})
+    assert r.status_code == 400 and r.json()["error"]["message"].startswith("notes: ")
+    assert client.post("/api/v1/sessions", json=body).status_code == 201  # the ledger is still writable
+    path = data / "sessions.csv"
+    path.write_text(path.read_text() + "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000 + "\n")
+    d = client.get("/api/v1/sessions")
+    assert d.status_code == 200 and "line 3" in d.json()["problems"][0]
+    r = client.post("/api/v1/sessions", json=body)
+    assert r.status_code == 409 and "line 3" in r.json()["error"]["message"]

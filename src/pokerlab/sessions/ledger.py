@@ -25,7 +25,9 @@ Text fields are one line of printable text: a character that a CSV reader or ``s
 would take for a line break (``\n``, ``\r``, ``\v``, ``\f``, ``\x1c``-``\x1e``, U+0085, U+2028,
 U+2029), any other control character and an unpaired surrogate are refused when the row is
 written, naming the field and the character (tabs are kept). Years run from 1000 to 9999, the
-four-digit years the reader parses.
+four-digit years the reader parses. A text field holds at most :data:`MAX_TEXT_CHARS` characters
+(far below the CSV reader's field limit); a longer field found on disk is reported with its line
+like any malformed row.
 
 The accounting identities (:func:`derive` is their only implementation)
 
@@ -75,6 +77,7 @@ PAIRS = (("rakeback_start", "rakeback_end"), ("rake_counter_start", "rake_counte
          ("balance_start", "balance_end"))
 LEDGER_NAME = "sessions.csv"
 LOCK_NAME = ".sessions.lock"
+MAX_TEXT_CHARS = 10_000  # per text field (notes, stakes, exports)
 TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
 
 
@@ -161,7 +164,10 @@ def parse_time(text: str, what: str) -> datetime:
 def check_one_line(text: str, what: str) -> str:
     """``text`` if it is one line of printable text (tabs allowed), else ``ValueError`` naming
     ``what`` and the first offending character: a line break of any kind (what ``str.splitlines``
-    or a CSV reader would split on), another control character or an unpaired surrogate."""
+    or a CSV reader would split on), another control character or an unpaired surrogate; or a
+    text longer than :data:`MAX_TEXT_CHARS`."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(f"{what}: {len(text)} characters, at most {MAX_TEXT_CHARS} characters allowed")
     for ch in text:
         if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
             kind = "a line break" if len(f"a{ch}b".splitlines()) > 1 else "a control character"
@@ -269,7 +275,11 @@ def parse_ledger_text(text: str, path: Path) -> Ledger:
         if text.strip():
             ledger.problems.append(Problem(1, "header", "empty header line"))
         return ledger
-    header = next(csv.reader([lines[0]]))
+    try:
+        header = next(csv.reader([lines[0]]))
+    except csv.Error as exc:
+        ledger.problems.append(Problem(1, "header", f"not a CSV header ({exc})"))
+        return ledger
     if tuple(h.strip() for h in header) != FIELDS:
         missing = [f for f in FIELDS if f not in header]
         extra = [h for h in header if h not in FIELDS]
@@ -280,7 +290,12 @@ def parse_ledger_text(text: str, path: Path) -> Ledger:
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        row = next(csv.reader([line]))
+        try:
+            row = next(csv.reader([line]))
+        except csv.Error as exc:  # e.g. a field beyond the reader's limit, written by hand
+            ledger.problems.append(Problem(number, "row", f"not a CSV row ({exc}; a text field holds at most "
+                                                           f"{MAX_TEXT_CHARS} characters)"))
+            continue
         if len(row) != len(FIELDS):
             ledger.problems.append(Problem(number, "row", f"{len(row)} columns, expected {len(FIELDS)}"))
             continue
