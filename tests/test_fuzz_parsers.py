@@ -333,3 +333,41 @@ def test_a_ledger_file_of_anything_is_read_with_problems_named_never_an_exceptio
         ledger = read_ledger(tmp)
         for problem in ledger.problems:
             assert problem.line >= 1 and "\n" not in str(problem)
+
+
+@pytest.fixture(scope="module")
+def sessions_client(tmp_path_factory):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from pokerlab.serve.app import create_app
+
+    root = tmp_path_factory.mktemp("fuzz-sessions")
+    (root / "results").mkdir()
+    return TestClient(create_app(root / "results", root / "data"), base_url="http://127.0.0.1:8765")
+
+
+@settings(FUZZ, max_examples=60)
+@given(st.integers(-300, 300), st.sampled_from(["notes", "stakes", "exports", "padding"]), st.sampled_from(["x", "é", "\u2028"]))
+def test_a_logged_session_of_any_size_is_answered_201_400_or_413_never_500(sessions_client, offset, name, char):
+    """Bodies around both limits (a text field's characters, the request's bytes): 413 exactly
+    when the body is over MAX_SESSION_BODY, a 400 naming the field when a text field is over
+    MAX_TEXT_CHARS or holds a line break; the ledger stays readable."""
+    from pokerlab.sessions.ledger import MAX_TEXT_CHARS
+    from pokerlab.sessions.web import MAX_SESSION_BODY
+
+    base = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"}
+    if name == "padding":  # JSON whitespace: the body's size alone decides
+        body = json.dumps(base).encode() + b" " * (MAX_SESSION_BODY - len(json.dumps(base)) + offset)
+    else:
+        body = json.dumps({**base, name: char * (MAX_TEXT_CHARS + offset // 10)}).encode()
+    r = sessions_client.post("/api/v1/sessions", content=body, headers={"Content-Type": "application/json"})
+    if len(body) > MAX_SESSION_BODY:
+        assert r.status_code == 413, r.text[:200]
+    elif name != "padding" and (char == "\u2028" or MAX_TEXT_CHARS + offset // 10 > MAX_TEXT_CHARS):
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith(f"{name}: ")
+    else:
+        assert r.status_code == 201, r.text[:200]
+    assert sessions_client.get("/api/v1/sessions").status_code == 200

@@ -99,3 +99,45 @@ def test_an_oversized_notes_field_is_refused_and_one_on_disk_is_reported(served)
     assert d.status_code == 200 and "line 3" in d.json()["problems"][0]
     r = client.post("/api/v1/sessions", json=body)
     assert r.status_code == 409 and "line 3" in r.json()["error"]["message"]
+
+
+def asgi_post(app, path: str, chunks: int, chunk: bytes, headers: list[tuple[bytes, bytes]]) -> tuple[int, dict, int]:
+    """POST a body of ``chunks`` x ``chunk`` straight into the ASGI app; returns the status, the
+    JSON answer and how many chunks the app read (the client never sends more than is read)."""
+    import anyio
+
+    sent, answer = [0], {}
+
+    async def receive():
+        sent[0] += 1
+        return {"type": "http.request", "body": chunk, "more_body": sent[0] < chunks}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            answer["body"] = answer.get("body", b"") + message.get("body", b"")
+
+    path, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8765"), *headers], "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8765)}
+    anyio.run(app, scope, receive, send)
+    return answer["status"], json.loads(answer["body"]), sent[0]
+
+
+def test_a_large_body_is_refused_after_reading_at_most_the_limit(served):
+    from pokerlab.sessions.web import MAX_SESSION_BODY
+
+    client, data, _ = served
+    chunk = b" " * (64 << 10)  # 64 KiB of JSON whitespace, 4 MiB in all
+    json_type = [(b"content-type", b"application/json")]
+    for headers in (json_type, json_type + [(b"content-length", str(64 * len(chunk)).encode())]):
+        status, answer, read = asgi_post(client.app, "/api/v1/sessions", 64, chunk, headers)
+        assert status == 413 and f"{MAX_SESSION_BODY >> 10} KiB" in answer["error"]["message"]
+        assert read * len(chunk) <= MAX_SESSION_BODY + len(chunk)  # stopped at the limit
+    r = client.post("/api/v1/sessions", json={"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", "notes": "x" * (2 << 20)})
+    assert r.status_code == 413 and not (data / "sessions.csv").exists()
+    upload = [(b"x-pokerlab-upload", b"1"), (b"content-length", str(200 << 20).encode())]
+    status, answer, read = asgi_post(client.app, "/api/v1/sessions/exports?name=big.phhs", 64, chunk, upload)
+    assert status == 413 and read <= 1  # a declared length over the limit is refused before reading

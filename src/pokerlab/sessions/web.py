@@ -12,11 +12,14 @@ must be the server's own, a logged session must be sent as
 ``application/json`` and an export with the ``X-Pokerlab-Upload`` header, so a web page on
 another origin cannot make the browser write (those requests need a preflight this server
 never grants). Errors: ``{"error": {"status", "message", "asked"}}``; a bad field is a 400
-naming it, a ledger holding a malformed row a 409 naming its line.
+naming it, a ledger holding a malformed row a 409 naming its line, a body over the limit
+(:data:`MAX_SESSION_BODY` for a session, :data:`MAX_UPLOAD` for an export) a 413 naming it,
+answered as soon as the limit is passed (memory stays bounded whatever is sent).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -27,7 +30,8 @@ from starlette.routing import Route
 
 from pokerlab.io import compact_json_bytes
 
-MAX_UPLOAD = 64 << 20
+MAX_UPLOAD = 64 << 20  # bytes of one dropped export
+MAX_SESSION_BODY = 256 << 10  # bytes of one logged session's JSON (three text fields of 10,000 characters fit)
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -35,6 +39,24 @@ def _host_name(host: str) -> str:
     if host.startswith("["):
         return host.split("]")[0] + "]"
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, read in chunks; ``BodyTooLarge`` as soon as it exceeds ``limit`` bytes
+    (before reading anything when ``Content-Length`` already says so), so memory stays bounded."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLarge
+    return bytes(body)
 
 
 def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike, static_dir: Path) -> list[Route]:
@@ -89,7 +111,9 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return error(415, "send the session as application/json", request)
         try:
-            body = await request.json()
+            body = json.loads(await read_body(request, MAX_SESSION_BODY))
+        except BodyTooLarge:
+            return error(413, f"a logged session is at most {MAX_SESSION_BODY >> 10} KiB of JSON", request)
         except ValueError:
             return error(400, "the body is not JSON", request)
         if not isinstance(body, dict):
@@ -109,11 +133,10 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         if request.headers.get("x-pokerlab-upload") != "1":
             return error(400, "an export is sent with the X-Pokerlab-Upload: 1 header (the page does it)", request)
         name = request.query_params.get("name", "")
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPLOAD:
-                return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
+        try:
+            body = await read_body(request, MAX_UPLOAD)
+        except BodyTooLarge:
+            return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
         try:
             path = save_export(data_dir, name, body)
             with grading:
