@@ -213,3 +213,42 @@ def test_a_broken_chart_file_answers_a_json_error(tmp_path):
     client = TestClient(create_app(tmp_path / "results"))
     r = client.get("/api/v1/charts/cash/2max/10bb/nodes/root")
     assert r.status_code == 500 and "charts/cash/2max/10bb.json.gz is not a pokerlab-chart/1 document" in r.text
+
+
+def _copied_release(served_release, tmp_path):
+    import shutil
+
+    root = tmp_path / "results"
+    for sub in ("charts", "packs"):
+        shutil.copytree(served_release[0] / sub, root / sub)
+    return root
+
+
+def _replace_chart(path: Path, change) -> None:
+    """Rewrite a chart the way a rebuild does: a temporary file renamed over the old one."""
+    import gzip
+    import os
+
+    doc = json.loads(gzip.decompress(path.read_bytes()))
+    change(doc)
+    tmp = path.with_name("new.tmp")
+    tmp.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    os.replace(tmp, path)
+
+
+@pytest.mark.parametrize("url", ["/api/v1/charts/cash/3max/15bb/nodes/root", "/api/v1/charts/cash/3max/15bb/nodes"])
+def test_a_chart_replaced_in_place_is_served_anew_with_a_new_etag(served_release, tmp_path, url):
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root))
+    old = client.get(url)
+    assert client.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 304
+    _replace_chart(root / "charts" / "cash" / "3max" / "15bb.json.gz",
+                   lambda doc: doc["inputs"].update(result_sha256="0" * 64))
+    new = client.get(url)
+    assert new.status_code == 200 and new.headers["etag"] != old.headers["etag"]
+    assert new.content != old.content
+    if url.endswith("root"):
+        assert new.json()["meta"]["inputs"]["result_sha256"] == "0" * 64
+    assert client.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 200  # the old ETag is stale
+    assert client.get(url, headers={"If-None-Match": new.headers["etag"]}).status_code == 304
+

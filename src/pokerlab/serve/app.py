@@ -19,7 +19,9 @@ Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``
 
 Caching: every document and list carries an ``ETag`` derived from the content digest of what
 it was made from (chart file SHA-256 or ``pack_sha256``) and the document format; a request
-whose ``If-None-Match`` matches gets ``304``. Pack responses are ``immutable`` for a year;
+whose ``If-None-Match`` matches gets ``304``. A chart file is opened on every request and read
+again when it changed (inode, size or time stamps), so a chart replaced in place is served
+anew under a new ETag and the old one no longer matches. Pack responses are ``immutable`` for a year;
 chart responses must be revalidated (a results directory can be rebuilt in place).
 
 Errors: ``{"error": {"status", "message", "asked"}}`` - 404 for an unknown chart set, pack,
@@ -91,6 +93,11 @@ def check_bind_address(host: str, allow_public: bool) -> None:
 
 def _etag(*parts: str) -> str:
     return '"' + hashlib.sha256("\x1f".join((DOC_FORMAT, *parts)).encode()).hexdigest()[:40] + '"'
+
+
+def _signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells one version of a file from the next: inode, size and time stamps."""
+    return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def _json_bytes(obj: Any) -> bytes:
@@ -175,31 +182,33 @@ class Catalogue:
         return key
 
     def chart(self, key: str) -> dict[str, Any]:
-        """``{"doc", "tree", "sha256", "provenance", "nodes"}`` of a chart set (cached)."""
+        """``{"doc", "tree", "sha256", "provenance", "ids"}`` of a chart set as its file is now:
+        the file is opened on every call and parsed again when it changed (another inode, size or
+        time stamp: a rebuild renames a new file over it), so documents and ETags follow it."""
+        rel = f"charts/{key}{CHART_SUFFIX}"
+        with open(self.charts[key], "rb") as fh:
+            info = os.fstat(fh.fileno())
+            return self._charts.get((key, _signature(info)), lambda: self._load_chart(rel, fh.read()))
 
-        def load():
-            from pokerlab.serve.documents import preflop_tree
+    def _load_chart(self, rel: str, data: bytes) -> dict[str, Any]:
+        from pokerlab.serve.documents import preflop_tree
 
-            rel = f"charts/{key}{CHART_SUFFIX}"
-            data = self.charts[key].read_bytes()
-            doc = parse_chart(data, rel)
-            digest = hashlib.sha256(data).hexdigest()
-            listed = self.manifest.get(rel) == digest
-            provenance = {
-                "campaign": "pokerlab-release",
-                "stamp": self.manifest_sha256[:16] if listed and self.manifest_sha256 else "unlisted",
-                "pack_sha256": digest,
-                "manifest": {"listed": listed, "path": rel,
-                             **({"manifest_sha256": self.manifest_sha256} if listed else {})},
-            }
-            try:
-                tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
-            except (KeyError, TypeError) as exc:
-                raise ValueError(f"chart file {rel} is not a pokerlab-chart/1 document "
-                                 f"(missing or bad {exc})") from None
-            return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
-
-        return self._charts.get(key, load)
+        doc = parse_chart(data, rel)
+        digest = hashlib.sha256(data).hexdigest()
+        listed = self.manifest.get(rel) == digest
+        provenance = {
+            "campaign": "pokerlab-release",
+            "stamp": self.manifest_sha256[:16] if listed and self.manifest_sha256 else "unlisted",
+            "pack_sha256": digest,
+            "manifest": {"listed": listed, "path": rel,
+                         **({"manifest_sha256": self.manifest_sha256} if listed else {})},
+        }
+        try:
+            tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"chart file {rel} is not a pokerlab-chart/1 document "
+                             f"(missing or bad {exc})") from None
+        return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
 
     def chart_nodes(self, key: str) -> tuple[bytes, str]:
         chart = self.chart(key)
@@ -211,31 +220,24 @@ class Catalogue:
             return _json_bytes({"chart_set": key, "positions": spot["positions"], "sha256": chart["sha256"],
                                 "nodes": preflop_node_list(chart["doc"], chart["tree"])})
 
-        return self._docs.get(("chart-nodes", key), make), _etag(chart["sha256"], key, "nodes")
+        return self._docs.get(("chart-nodes", key, chart["sha256"]), make), _etag(chart["sha256"], key, "nodes")
 
-    def chart_etag(self, key: str, node_path: str) -> str:
-        return _etag(self.chart(key)["sha256"], key, node_path)
-
-    def chart_node_id(self, key: str, node_path: str) -> str:
-        """The chart node id of ``node_path``; 400 if malformed, 404 if the chart has no such decision."""
-        from pokerlab.serve.documents import preflop_node_id
+    def chart_document(self, key: str, node_path: str) -> tuple[Any, str]:
+        """The document of ``node_path`` (made when first asked: call it) and its ETag, from one
+        reading of the chart; 400 if the path is malformed, 404 if the chart has no such decision."""
+        from pokerlab.serve.documents import preflop_document, preflop_node_id
 
         asked = {"chart_set": key, "node_path": node_path}
         try:
             node_id = preflop_node_id(node_path)
         except ValueError as exc:
             raise ApiError(400, str(exc), asked) from None
-        if node_id not in self.chart(key)["ids"]:
-            raise ApiError(404, f"chart set {key} has no decision node {node_path!r}", asked)
-        return node_id
-
-    def chart_document(self, key: str, node_path: str) -> bytes:
-        from pokerlab.serve.documents import preflop_document
-
-        node_id = self.chart_node_id(key, node_path)
         chart = self.chart(key)
-        return self._docs.get(("chart", key, node_id), lambda: _json_bytes(
+        if node_id not in chart["ids"]:
+            raise ApiError(404, f"chart set {key} has no decision node {node_path!r}", asked)
+        make = lambda: self._docs.get(("chart", key, chart["sha256"], node_id), lambda: _json_bytes(  # noqa: E731
             preflop_document(chart["doc"], node_id, chart["tree"], chart["provenance"])))
+        return make, _etag(chart["sha256"], key, node_path)
 
     # --- packs ----------------------------------------------------------------------------------
 
@@ -392,9 +394,8 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
     def chart_document(request: Request) -> Response:
         p = request.path_params
         key = catalogue.chart_key(p["format"], p["table"], p["depth"])
-        catalogue.chart_node_id(key, p["node_path"])  # 404/400 before any 304
-        return answer(request, catalogue.chart_etag(key, p["node_path"]),
-                      lambda: catalogue.chart_document(key, p["node_path"]), REVALIDATE)
+        make, etag = catalogue.chart_document(key, p["node_path"])  # 404/400 before any 304
+        return answer(request, etag, make, REVALIDATE)
 
     def pack_nodes(request: Request) -> Response:
         p = request.path_params
