@@ -252,3 +252,65 @@ def test_a_chart_replaced_in_place_is_served_anew_with_a_new_etag(served_release
     assert client.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 200  # the old ETag is stale
     assert client.get(url, headers={"If-None-Match": new.headers["etag"]}).status_code == 304
 
+
+def test_a_chart_or_pack_deleted_after_start_up_is_a_json_404_and_leaves_the_list(served_release, tmp_path):
+    import shutil
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    (root / "charts" / "cash" / "3max" / "15bb.json.gz").unlink()
+    shutil.rmtree(root / "packs" / "river")
+    for url, named in (("/api/v1/charts/cash/3max/15bb/nodes/root", "cash/3max/15bb"),
+                       ("/api/v1/charts/cash/3max/15bb/nodes", "cash/3max/15bb"),
+                       ("/api/v1/packs/river/spots/river_kt742/nodes/root", "river"),
+                       ("/api/v1/packs/river/spots/river_kt742/nodes", "river")):
+        r = client.get(url)
+        assert r.status_code == 404 and r.headers["content-type"] == "application/json", (url, r.text[:200])
+        assert named in r.json()["error"]["message"]
+    sets = client.get("/api/v1/sets").json()
+    assert [c["id"] for c in sets["chart_sets"]] == ["mtt/3max/15bb"] and sets["packs"] == []
+    assert client.get("/api/v1/charts/mtt/3max/15bb/nodes/root").status_code == 200
+
+
+def test_a_pack_file_removed_after_start_up_is_a_json_error_naming_it(served_release, tmp_path):
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    (root / "packs" / "river" / "spots" / "river_kt742.json").unlink()
+    r = client.get("/api/v1/packs/river/spots/river_kt742/nodes/root")
+    assert r.status_code == 500 and "cannot read spots/river_kt742.json" in r.json()["error"]["message"]
+
+
+def test_a_directory_named_like_a_chart_is_not_a_chart(served_release, tmp_path):
+    root = _copied_release(served_release, tmp_path)
+    (root / "charts" / "cash" / "2max" / "16bb.json.gz").mkdir(parents=True)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    assert "cash/2max/16bb" not in [c["id"] for c in client.get("/api/v1/sets").json()["chart_sets"]]
+    assert client.get("/api/v1/charts/cash/2max/16bb/nodes/root").status_code == 404
+    chart = root / "charts" / "mtt" / "3max" / "15bb.json.gz"  # replaced by a directory after start-up
+    chart.unlink()
+    chart.mkdir()
+    r = client.get("/api/v1/charts/mtt/3max/15bb/nodes/root")
+    assert r.status_code == 404 and "mtt/3max/15bb" in r.json()["error"]["message"]
+
+
+def test_charts_rewritten_while_served_give_no_server_error(served_release, tmp_path):
+    import threading
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    chart = root / "charts" / "cash" / "3max" / "15bb.json.gz"
+    done = threading.Event()
+
+    def rewrite():
+        for k in range(60):
+            _replace_chart(chart, lambda doc: doc["inputs"].update(result_sha256=f"{k:064d}"))
+        done.set()
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    statuses = []
+    while not done.is_set() or len(statuses) < 20:
+        for url in ("/api/v1/charts/cash/3max/15bb/nodes/root", "/api/v1/charts/cash/3max/15bb/nodes", "/api/v1/sets"):
+            statuses.append(client.get(url).status_code)
+    writer.join()
+    assert set(statuses) == {200}
