@@ -314,3 +314,20 @@ def test_charts_rewritten_while_served_give_no_server_error(served_release, tmp_
             statuses.append(client.get(url).status_code)
     writer.join()
     assert set(statuses) == {200}
+
+
+def test_405_answers_say_what_is_allowed(client):
+    r = client.post("/api/v1/sets")
+    assert r.status_code == 405 and r.json()["error"]["status"] == 405
+    assert {m.strip() for m in r.headers["allow"].split(",")} == {"GET", "HEAD"}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/sets/", "/api/v1/charts/cash/3max/15bb/nodes/", "/api/v1/sets/?x=1"])
+def test_a_trailing_slash_redirect_never_names_the_host_it_was_sent(served_release, path):
+    evil = TestClient(create_app(served_release[0]), base_url="http://evil.example", follow_redirects=False)
+    r = evil.get(path)
+    assert r.status_code in (307, 308, 404)
+    if r.status_code != 404:
+        location = r.headers["location"]
+        assert "evil.example" not in location and location.startswith("/") and not location.startswith("//")
+        assert location == path.replace("/?", "?").rstrip("/")

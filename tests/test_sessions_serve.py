@@ -141,3 +141,11 @@ def test_a_large_body_is_refused_after_reading_at_most_the_limit(served):
     upload = [(b"x-pokerlab-upload", b"1"), (b"content-length", str(200 << 20).encode())]
     status, answer, read = asgi_post(client.app, "/api/v1/sessions/exports?name=big.phhs", 64, chunk, upload)
     assert status == 413 and read <= 1  # a declared length over the limit is refused before reading
+
+
+def test_405_answers_list_every_method_of_the_path(served):
+    client, _, _ = served
+    r = client.put("/api/v1/sessions", json={})
+    assert r.status_code == 405 and {m.strip() for m in r.headers["allow"].split(",")} == {"GET", "HEAD", "POST"}
+    r = client.get("/api/v1/sessions/exports")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"

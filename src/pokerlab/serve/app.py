@@ -25,7 +25,9 @@ anew under a new ETag and the old one no longer matches. Pack responses are ``im
 chart responses must be revalidated (a results directory can be rebuilt in place).
 
 Errors: ``{"error": {"status", "message", "asked"}}`` - 404 for an unknown chart set, pack,
-spot or node (naming it), 400 for a malformed id. Nothing outside ``RESULTS_DIR`` (and the
+spot or node (naming it), 400 for a malformed id, 405 with ``Allow`` for a method the path
+does not take. A redirect (a path with a trailing slash) is to a path on the same server,
+never to the host a request's ``Host`` header names. Nothing outside ``RESULTS_DIR`` (and the
 packaged web app) is ever read: ids are checked against strict patterns and looked up in the
 catalogue (found by listing the directory), never joined to paths as given. A chart or pack
 removed since start-up is a 404 and leaves ``/api/v1/sets``; a file the server cannot read is a
@@ -43,9 +45,11 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -365,6 +369,29 @@ class Catalogue:
         return body, '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
 
 
+class RelativeRedirects:
+    """ASGI middleware: a redirect's ``Location`` becomes a path (a relative reference, RFC 9110),
+    so a redirect (e.g. the trailing-slash one) never names the host a request's ``Host`` header
+    claimed: the server does not send a browser on to whatever host a client wrote."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def send_relative(message):
+            if message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"location":
+                        url = urlsplit(value.decode("latin-1"))
+                        value = ("/" + url.path.lstrip("/") + (f"?{url.query}" if url.query else "")).encode("latin-1")
+                    headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_relative if scope["type"] == "http" else send)
+
+
 def _openapi() -> dict[str, Any]:
     """The API's OpenAPI 3.1 description (written out: the routes are few and fixed)."""
     def param(name: str, description: str, pattern: str) -> dict[str, Any]:
@@ -427,7 +454,9 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
         return error(exc.status, exc.message, exc.asked)
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return error(exc.status_code, str(exc.detail), {"path": request.url.path})
+        response = error(exc.status_code, str(exc.detail), {"path": request.url.path})
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
         """A served file that fails its check (a pack file not matching its digest, a broken chart)."""
@@ -492,6 +521,7 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
         routes[-1:-1] = sessions_routes(sessions_dir, results_dir, STATIC_DIR)
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                                ValueError: bad_data, OSError: unreadable})
+                                                                ValueError: bad_data, OSError: unreadable},
+                    middleware=[Middleware(RelativeRedirects)])
     app.state.catalogue = catalogue
     return app

@@ -24,6 +24,7 @@ import os
 import threading
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -146,6 +147,10 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         return JSONResponse({"saved": path.name, "read": summary["read"], "imported": summary["imported"],
                              "graded": summary.get("grade") is not None}, status_code=201)
 
-    return [Route("/sessions", page), Route("/api/v1/sessions", data, methods=["GET"]),
-            Route("/api/v1/sessions", log_session, methods=["POST"]),
+    async def sessions_api(request: Request) -> Response:  # one route: a 405 lists GET, HEAD and POST
+        if request.method == "POST":
+            return await log_session(request)
+        return await run_in_threadpool(data, request)
+
+    return [Route("/sessions", page), Route("/api/v1/sessions", sessions_api, methods=["GET", "POST"]),
             Route("/api/v1/sessions/exports", upload, methods=["POST"])]
