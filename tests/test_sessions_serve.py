@@ -149,3 +149,43 @@ def test_405_answers_list_every_method_of_the_path(served):
     assert r.status_code == 405 and {m.strip() for m in r.headers["allow"].split(",")} == {"GET", "HEAD", "POST"}
     r = client.get("/api/v1/sessions/exports")
     assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+def test_other_requests_are_answered_while_an_upload_is_graded(tmp_path, equity_table, monkeypatch):
+    """The upload's import and grading run off the event loop: a GET sent while the (held)
+    grading runs is answered before the grading goes on. Events order the two; the wait is only
+    a guard against hanging when the loop is blocked."""
+    import threading
+    from datetime import datetime
+
+    from pokerlab.hands.phh import write_phhs
+    from pokerlab.sessions import exports
+
+    eq = equity_table.win + equity_table.tie / 2
+    results = tmp_path / "results"
+    write_equity_table(equity_table, results / "equity" / "equity_169.npz")
+    data = make_data_dir(tmp_path, eq, results)
+    write_phhs(timed_hands(eq, 12, 21, datetime(2026, 3, 5, 19, 0)), tmp_path / "new.phhs")
+    grading, answered, seen = threading.Event(), threading.Event(), {}
+    real_scan = exports.scan
+
+    def held_scan(*args, **kwargs):
+        if seen.get("armed"):
+            grading.set()
+            seen["answered_meanwhile"] = answered.wait(timeout=30)
+        return real_scan(*args, **kwargs)
+
+    monkeypatch.setattr(exports, "scan", held_scan)
+    with TestClient(create_app(results, data), base_url=LOCAL) as client:  # one event loop for every request
+        seen["armed"] = True
+        uploads = []
+        poster = threading.Thread(target=lambda: uploads.append(client.post(
+            "/api/v1/sessions/exports?name=new.phhs", content=(tmp_path / "new.phhs").read_bytes(),
+            headers={"X-Pokerlab-Upload": "1"})))
+        poster.start()
+        assert grading.wait(timeout=30)
+        assert client.get("/api/v1/sets").status_code == 200
+        answered.set()
+        poster.join()
+    assert seen["answered_meanwhile"] is True
+    assert uploads[0].status_code == 201 and uploads[0].json()["imported"] == 12

@@ -4,7 +4,9 @@ Reads: ``GET /sessions`` (the page) and ``GET /api/v1/sessions`` (:func:`dashboa
 grading: a page load never solves). Writes, only here and only with ``--sessions``:
 ``POST /api/v1/sessions`` (log a session: a JSON object of ledger fields) and
 ``POST /api/v1/sessions/exports?name=FILE`` (a dropped export: the raw bytes; it is saved
-under ``DATA_DIR/exports/``, imported and graded once, in the request).
+under ``DATA_DIR/exports/``, imported and graded once, in the request). Ledger writes, imports
+and grading run in the thread pool, never on the event loop: other requests are answered
+meanwhile (grading one export at a time).
 
 Every sessions route answers a loopback ``Host`` only (personal data; a DNS-rebound name is
 refused). Writes are refused unless they come from the page itself: an ``Origin`` (when sent)
@@ -119,8 +121,8 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
             return error(400, "the body is not JSON", request)
         if not isinstance(body, dict):
             return error(400, "expected a JSON object of ledger fields", request)
-        try:
-            s = add_session(data_dir, {k: v for k, v in body.items() if v is not None and v != ""})
+        try:  # the ledger's lock and file I/O block: off the event loop
+            s = await run_in_threadpool(add_session, data_dir, {k: v for k, v in body.items() if v is not None and v != ""})
         except LedgerError as exc:
             return error(409, str(exc), request)
         except ValueError as exc:
@@ -138,13 +140,16 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
             body = await read_body(request, MAX_UPLOAD)
         except BodyTooLarge:
             return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
-        try:
+        def save_and_grade() -> dict:
             path = save_export(data_dir, name, body)
             with grading:
-                summary = next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+                return next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+
+        try:  # import and grading take seconds for a large export: off the event loop, so other requests go on
+            summary = await run_in_threadpool(save_and_grade)
         except ValueError as exc:
             return error(400, str(exc), request)
-        return JSONResponse({"saved": path.name, "read": summary["read"], "imported": summary["imported"],
+        return JSONResponse({"saved": summary["name"], "read": summary["read"], "imported": summary["imported"],
                              "graded": summary.get("grade") is not None}, status_code=201)
 
     async def sessions_api(request: Request) -> Response:  # one route: a 405 lists GET, HEAD and POST
