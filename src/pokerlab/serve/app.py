@@ -111,21 +111,31 @@ def _json_bytes(obj: Any) -> bytes:
 
 
 class _Lru:
-    """A small thread-safe least-recently-used cache."""
+    """A small thread-safe least-recently-used cache; a value missing is made once, however
+    many threads ask for it at the same time (the others wait for it)."""
 
     def __init__(self, size: int):
-        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.data, self.lock, self.making = size, OrderedDict(), threading.Lock(), {}
 
     def get(self, key, make):
         with self.lock:
             if key in self.data:
                 self.data.move_to_end(key)
                 return self.data[key]
-        value = make()
-        with self.lock:
-            self.data[key] = value
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
+            making = self.making.setdefault(key, threading.Lock())
+        with making:
+            with self.lock:
+                if key in self.data:
+                    return self.data[key]
+            try:
+                value = make()
+            finally:
+                with self.lock:
+                    self.making.pop(key, None)
+            with self.lock:
+                self.data[key] = value
+                while len(self.data) > self.size:
+                    self.data.popitem(last=False)
         return value
 
 
