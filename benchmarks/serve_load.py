@@ -9,7 +9,9 @@ rebuild does (a temporary file renamed over the old one), alternating two encodi
 same chart (gzip headers with different time stamps: other bytes, so a new digest and ETag).
 
 Prints the connection errors, the count of each status (and of 5xx), the latency p50/p99 (ms)
-and the server's resident memory (RSS, MiB) before and after the load.
+and the server's resident memory (RSS, MiB) before and after the load. ``--rounds N`` sends the
+same requests N times to the same server and prints each round (the first fills the server's
+caches; memory that keeps growing after it would be a leak).
 
     .venv/bin/python benchmarks/serve_load.py --build /tmp/served     # a tiny results directory
     .venv/bin/python benchmarks/serve_load.py /tmp/served
@@ -160,6 +162,7 @@ def main() -> None:
     ap.add_argument("--connections", type=int, default=50)
     ap.add_argument("--rewrite", action="store_true", help="replace the chart files in a loop during the load")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=1, help="send the requests this many times")
     args = ap.parse_args()
     if args.build:
         build(args.build)
@@ -180,27 +183,31 @@ def main() -> None:
                 raise SystemExit("the server did not start")
             host, port = match.group(1), int(match.group(2))
             paths = request_paths(host, port, args.requests, args.seed)
-            rss_before = rss_mib(server.pid)
-            stop, rewrites = threading.Event(), [0]
-            writer = threading.Thread(target=rewrite_charts, args=(root, stop, rewrites)) if args.rewrite else None
-            if writer:
-                writer.start()
-            start = time.perf_counter()
-            latencies, statuses, errors = load(host, port, paths, args.connections)
-            seconds = time.perf_counter() - start
-            stop.set()
-            if writer:
-                writer.join()
-            rss_after = rss_mib(server.pid)
+            rounds = []
+            for _ in range(args.rounds):
+                rss_before = rss_mib(server.pid)
+                stop, rewrites = threading.Event(), [0]
+                writer = threading.Thread(target=rewrite_charts, args=(root, stop, rewrites)) if args.rewrite else None
+                if writer:
+                    writer.start()
+                start = time.perf_counter()
+                latencies, statuses, errors = load(host, port, paths, args.connections)
+                seconds = time.perf_counter() - start
+                stop.set()
+                if writer:
+                    writer.join()
+                rounds.append((latencies, statuses, errors, seconds, rewrites[0], rss_before, rss_mib(server.pid)))
         finally:
             server.terminate()
             server.wait(timeout=10)
-    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
-    print(f"requests {len(paths)}, connections {args.connections}, rewrite {args.rewrite} "
-          f"({rewrites[0]} chart replacements), {seconds:.1f} s")
-    print(f"errors {sum(errors.values())} {dict(errors)}; statuses {dict(sorted(statuses.items()))}; "
-          f"5xx {sum(n for s, n in statuses.items() if s >= 500)}")
-    print(f"latency ms: p50 {q[49]:.1f}, p99 {q[98]:.1f}; server RSS MiB: before {rss_before:.0f}, after {rss_after:.0f}")
+    for k, (latencies, statuses, errors, seconds, rewrites, rss_before, rss_after) in enumerate(rounds, start=1):
+        q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
+        print(f"round {k}: requests {len(paths)}, connections {args.connections}, rewrite {args.rewrite} "
+              f"({rewrites} chart replacements), {seconds:.1f} s")
+        print(f"  errors {sum(errors.values())} {dict(errors)}; statuses {dict(sorted(statuses.items()))}; "
+              f"5xx {sum(n for s, n in statuses.items() if s >= 500)}")
+        print(f"  latency ms: p50 {q[49]:.1f}, p99 {q[98]:.1f}; server RSS MiB: before {rss_before:.0f}, "
+              f"after {rss_after:.0f}")
 
 
 if __name__ == "__main__":
