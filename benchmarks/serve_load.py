@@ -17,6 +17,20 @@ caches; memory that keeps growing after it would be a leak).
     .venv/bin/python benchmarks/serve_load.py /tmp/served
     .venv/bin/python benchmarks/serve_load.py /tmp/served --rewrite
 
+``--big-post MIB`` measures one oversized write instead: the server runs with ``--sessions`` (an
+empty data folder) and gets a ``POST /api/v1/sessions`` of MIB MiB of JSON whitespace, sent
+chunked (no ``Content-Length``); prints the answer and the server's RSS before and after.
+
+    .venv/bin/python benchmarks/serve_load.py /tmp/served --big-post 512
+
+``--upload FILE`` measures a dropped export instead: the server runs with ``--sessions`` (an
+empty data folder whose settings name ``--equity NPZ``, so the export is graded too) and gets
+``FILE`` as ``POST /api/v1/sessions/exports``; meanwhile one connection asks ``/api/v1/sets``
+every 50 ms. Prints the upload's answer and time and the sets requests' count and latency
+(median and max): the longest wait is how long the server stopped answering.
+
+    .venv/bin/python benchmarks/serve_load.py /tmp/served --upload export.txt --equity equity_169.npz
+
 ``--build DIR`` writes the serving tests' results directory (two 3-handed 15bb charts, cash and
 mtt, 30 CFR+ iterations on a sampled equity table, and a pack of one river solve) into ``DIR``.
 """
@@ -154,6 +168,51 @@ def load(host: str, port: int, paths: list[str], connections: int) -> tuple[list
     return latencies, statuses, errors
 
 
+def big_post(host: str, port: int, mib: int, pid: int) -> None:
+    """One POST /api/v1/sessions of ``mib`` MiB, chunked; the answer and the server's RSS."""
+    before = rss_mib(pid)
+    conn = http.client.HTTPConnection(host, port, timeout=600)
+    chunk = b" " * (1 << 20)
+    headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    start = time.perf_counter()
+    try:
+        conn.request("POST", "/api/v1/sessions", body=(chunk for _ in range(mib)), headers=headers,
+                     encode_chunked=True)
+        r = conn.getresponse()
+        answer = f"{r.status} {r.read()[:160].decode(errors='replace')}"
+    except OSError as exc:  # the server answered and closed before the whole body was sent
+        answer = f"connection closed while sending ({type(exc).__name__})"
+    print(f"POST of {mib} MiB: {answer} after {time.perf_counter() - start:.1f} s; "
+          f"server RSS MiB: before {before:.0f}, after {rss_mib(pid):.0f}")
+
+
+def upload(host: str, port: int, export: Path) -> None:
+    """Drop ``export`` while another connection asks /api/v1/sets every 50 ms."""
+    done, waits = threading.Event(), []
+
+    def poll():
+        conn = http.client.HTTPConnection(host, port, timeout=600)
+        while not done.is_set():
+            start = time.perf_counter()
+            get(conn, "/api/v1/sets")
+            waits.append(1000 * (time.perf_counter() - start))
+            done.wait(0.05)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    conn = http.client.HTTPConnection(host, port, timeout=600)
+    start = time.perf_counter()
+    conn.request("POST", f"/api/v1/sessions/exports?name={export.name}", body=export.read_bytes(),
+                 headers={"X-Pokerlab-Upload": "1"})
+    r = conn.getresponse()
+    answer, seconds = f"{r.status} {r.read()[:160].decode(errors='replace')}", time.perf_counter() - start
+    done.set()
+    poller.join()
+    print(f"upload of {export.stat().st_size / 1e6:.2f} MB: {answer} after {seconds:.1f} s")
+    print(f"/api/v1/sets meanwhile: {len(waits)} requests, latency ms median {statistics.median(waits):.1f}, "
+          f"max {max(waits):.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results", type=Path, nargs="?")
@@ -163,6 +222,9 @@ def main() -> None:
     ap.add_argument("--rewrite", action="store_true", help="replace the chart files in a loop during the load")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=1, help="send the requests this many times")
+    ap.add_argument("--big-post", type=int, metavar="MIB", help="send one POST /api/v1/sessions of MIB MiB instead")
+    ap.add_argument("--upload", type=Path, metavar="FILE", help="drop this export on the sessions page instead")
+    ap.add_argument("--equity", type=Path, metavar="NPZ", help="with --upload: the equity table grading reads")
     args = ap.parse_args()
     if args.build:
         build(args.build)
@@ -175,13 +237,24 @@ def main() -> None:
         for sub in ("charts", "packs"):
             if (args.results / sub).is_dir():
                 shutil.copytree(args.results / sub, root / sub)
-        server = subprocess.Popen([sys.executable, "-m", "pokerlab.cli", "serve", str(root), "--port", "0"],
+        sessions = []
+        if args.big_post or args.upload:
+            data = Path(tmp) / "data"
+            data.mkdir()
+            if args.equity:
+                (data / "settings.json").write_text(json.dumps({"equity_table": str(args.equity.resolve())}))
+            sessions = ["--sessions", str(data)]
+        server = subprocess.Popen([sys.executable, "-m", "pokerlab.cli", "serve", str(root), "--port", "0", *sessions],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             match = re.search(r"http://(127\.0\.0\.1):(\d+)/", server.stdout.readline())
             if not match:
                 raise SystemExit("the server did not start")
             host, port = match.group(1), int(match.group(2))
+            if args.big_post:
+                return big_post(host, port, args.big_post, server.pid)
+            if args.upload:
+                return upload(host, port, args.upload)
             paths = request_paths(host, port, args.requests, args.seed)
             rounds = []
             for _ in range(args.rounds):
