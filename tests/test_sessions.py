@@ -374,7 +374,8 @@ def test_text_fields_have_a_size_limit_and_an_oversized_field_on_disk_is_reporte
     assert add_session(data, {**base, "notes": "é" * MAX_TEXT_CHARS}).id == 1  # the limit itself is accepted
     assert len(read_ledger(data).sessions[0].notes) == MAX_TEXT_CHARS
     path = data / "sessions.csv"
-    path.write_text(path.read_text() + "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000 + "\n")
+    oversized = "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000
+    path.write_text(path.read_text() + oversized + "\n")
     ledger = read_ledger(data)  # written by hand or by an older version: reported, never a csv.Error
     assert [s.id for s in ledger.sessions] == [1]
     assert [(p.line, p.field) for p in ledger.problems] == [(3, "row")] and "larger than" in str(ledger.problems[0])

@@ -94,7 +94,8 @@ def test_an_oversized_notes_field_is_refused_and_one_on_disk_is_reported(served)
     assert r.status_code == 400 and r.json()["error"]["message"].startswith("notes: ")
     assert client.post("/api/v1/sessions", json=body).status_code == 201  # the ledger is still writable
     path = data / "sessions.csv"
-    path.write_text(path.read_text() + "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000 + "\n")
+    oversized = "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000
+    path.write_text(path.read_text() + oversized + "\n")
     d = client.get("/api/v1/sessions")
     assert d.status_code == 200 and "line 3" in d.json()["problems"][0]
     r = client.post("/api/v1/sessions", json=body)
@@ -121,7 +122,8 @@ def asgi_post(app, path: str, chunks: int, chunk: bytes, headers: list[tuple[byt
     path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
-             "headers": [(b"host", b"127.0.0.1:8765"), *headers], "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8765)}
+             "headers": [(b"host", b"127.0.0.1:8765"), *headers], "client": ("127.0.0.1", 1),
+             "server": ("127.0.0.1", 8765)}
     anyio.run(app, scope, receive, send)
     return answer["status"], json.loads(answer["body"]), sent[0]
 
@@ -136,7 +138,8 @@ def test_a_large_body_is_refused_after_reading_at_most_the_limit(served):
         status, answer, read = asgi_post(client.app, "/api/v1/sessions", 64, chunk, headers)
         assert status == 413 and f"{MAX_SESSION_BODY >> 10} KiB" in answer["error"]["message"]
         assert read * len(chunk) <= MAX_SESSION_BODY + len(chunk)  # stopped at the limit
-    r = client.post("/api/v1/sessions", json={"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", "notes": "x" * (2 << 20)})
+    r = client.post("/api/v1/sessions", json={"start": "2026-03-02T20:00", "end": "2026-03-02T21:00",
+                                              "notes": "x" * (2 << 20)})
     assert r.status_code == 413 and not (data / "sessions.csv").exists()
     upload = [(b"x-pokerlab-upload", b"1"), (b"content-length", str(200 << 20).encode())]
     status, answer, read = asgi_post(client.app, "/api/v1/sessions/exports?name=big.phhs", 64, chunk, upload)

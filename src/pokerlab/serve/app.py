@@ -472,8 +472,10 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
         """A served file that fails its check (a pack file not matching its digest, a broken chart)."""
         return error(500, str(exc), {"path": request.url.path})
 
-    async def unreadable(request: Request, exc: OSError) -> JSONResponse:
-        return error(500, f"a file this server serves cannot be read ({exc.strerror or exc})", {"path": request.url.path})
+    async def file_error(request: Request, exc: OSError) -> JSONResponse:
+        """A file the server reads or writes failed (no path in the answer: it may lie outside the results)."""
+        return error(500, f"the server could not read or write a file it needs ({exc.strerror or exc})",
+                     {"path": request.url.path})
 
     def answer(request: Request, etag: str, make, cache: str) -> Response:
         headers = {"ETag": etag, "Cache-Control": cache}
@@ -531,7 +533,7 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
         routes[-1:-1] = sessions_routes(sessions_dir, results_dir, STATIC_DIR)
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                                ValueError: bad_data, OSError: unreadable},
+                                                                ValueError: bad_data, OSError: file_error},
                     middleware=[Middleware(RelativeRedirects)])
     app.state.catalogue = catalogue
     return app

@@ -34,7 +34,7 @@ from starlette.routing import Route
 from pokerlab.io import compact_json_bytes
 
 MAX_UPLOAD = 64 << 20  # bytes of one dropped export
-MAX_SESSION_BODY = 256 << 10  # bytes of one logged session's JSON (three text fields of 10,000 characters fit)
+MAX_SESSION_BODY = 256 << 10  # bytes of one logged session's JSON: three full text fields fit, \u-escaped
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -122,7 +122,8 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         if not isinstance(body, dict):
             return error(400, "expected a JSON object of ledger fields", request)
         try:  # the ledger's lock and file I/O block: off the event loop
-            s = await run_in_threadpool(add_session, data_dir, {k: v for k, v in body.items() if v is not None and v != ""})
+            values = {k: v for k, v in body.items() if v is not None and v != ""}
+            s = await run_in_threadpool(add_session, data_dir, values)
         except LedgerError as exc:
             return error(409, str(exc), request)
         except ValueError as exc:
