@@ -331,3 +331,15 @@ def test_a_trailing_slash_redirect_never_names_the_host_it_was_sent(served_relea
         location = r.headers["location"]
         assert "evil.example" not in location and location.startswith("/") and not location.startswith("//")
         assert location == path.replace("/?", "?").rstrip("/")
+
+
+def test_a_chart_added_after_start_up_is_listed_and_served(served_release, tmp_path):
+    import shutil
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root))
+    assert client.get("/api/v1/charts/cash/3max/20bb/nodes").status_code == 404
+    new = root / "charts" / "cash" / "3max" / "20bb.json.gz"
+    shutil.copy(root / "charts" / "cash" / "3max" / "15bb.json.gz", new)
+    assert "cash/3max/20bb" in [c["id"] for c in client.get("/api/v1/sets").json()["chart_sets"]]
+    assert client.get("/api/v1/charts/cash/3max/20bb/nodes").status_code == 200
