@@ -274,3 +274,101 @@ def test_hand_history_import_never_crashes_and_never_loses_a_hand(text):
     assert report.read == report.imported + len(report.skipped) == len(hands) + len(report.skipped)
     for skip in report.skipped:  # every skipped hand says why and where it started
         assert skip.get("reason") and "line" in skip, skip
+
+
+# --- the session ledger -------------------------------------------------------------------------
+
+LEDGER_HEADER = ("id,start,end,hands,stakes,hh_net,rakeback_start,rakeback_end,rakeback_claimed,rake_counter_start,"
+                 "rake_counter_end,balance_start,balance_end,transfers,exports,notes")
+LEDGER_SPECIALS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00\x1b\t\",;'\ufeff\ud800²٣ "
+ledger_text = st.one_of(st.text(max_size=30), st.text(LEDGER_SPECIALS + "ab1.-_e", max_size=12),
+                        st.integers(9_995, 10_005).map(lambda n: "é" * n))
+ledger_time = st.one_of(st.datetimes().map(lambda t: t.isoformat(timespec="minutes")),
+                        st.datetimes().map(lambda t: t.strftime("%Y-%m-%dT%H:%M:%S")), ledger_text)
+ledger_number = st.one_of(st.floats().map(repr), st.integers(-10**30, 10**30).map(str), ledger_text,
+                          st.sampled_from(["-1e-7", "4e-7", "-0.0", "1e300", "0.1234565"]))
+
+
+@FUZZ
+@given(st.fixed_dictionaries({"start": ledger_time, "end": ledger_time},
+                             optional={"hands": st.one_of(st.integers(0, 10**6).map(str), ledger_text),
+                                       "hh_net": ledger_number, "balance_start": ledger_number,
+                                       "balance_end": ledger_number, "transfers": ledger_number,
+                                       "stakes": ledger_text, "exports": ledger_text, "notes": ledger_text}))
+def test_what_the_ledger_writer_accepts_the_reader_reads_back(values):
+    """A row is refused naming its field, or the reader reads it back as written (and the ledger
+    stays readable and writable)."""
+    from pokerlab.sessions.ledger import FIELDS, add_session, read_ledger
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            written = add_session(tmp, values)
+        except ValueError as exc:
+            message = str(exc)
+            assert "\n" not in message and message.split(":")[0] in FIELDS, message
+            return
+        ledger = read_ledger(tmp)
+        assert not ledger.problems, ledger.problems
+        (read,) = ledger.sessions
+        assert read.as_row() == written.as_row()
+        for name in ("stakes", "exports", "notes"):
+            assert getattr(read, name) == values.get(name, "").strip()
+        add_session(tmp, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"})
+        assert len(read_ledger(tmp).sessions) == 2
+
+
+ledger_field = st.one_of(st.text(LEDGER_SPECIALS + "ab1.-:T", max_size=10),
+                         st.integers(131_000, 131_100).map(lambda n: "y" * n))  # around the CSV reader's field limit
+ledger_rows = st.lists(st.lists(ledger_field, min_size=1, max_size=17).map(",".join), max_size=4)
+
+
+@FUZZ
+@given(st.one_of(st.binary(max_size=400),
+                 ledger_rows.map(lambda rows: "\n".join([LEDGER_HEADER, *rows]).encode("utf-8", "surrogatepass"))))
+def test_a_ledger_file_of_anything_is_read_with_problems_named_never_an_exception(content):
+    from pokerlab.sessions.ledger import read_ledger
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "sessions.csv").write_bytes(content)
+        ledger = read_ledger(tmp)
+        for problem in ledger.problems:
+            assert problem.line >= 1 and "\n" not in str(problem)
+
+
+@pytest.fixture(scope="module")
+def sessions_client(tmp_path_factory):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from pokerlab.serve.app import create_app
+
+    root = tmp_path_factory.mktemp("fuzz-sessions")
+    (root / "results").mkdir()
+    return TestClient(create_app(root / "results", root / "data"), base_url="http://127.0.0.1:8765")
+
+
+@settings(FUZZ, max_examples=60)
+@given(st.integers(-300, 300), st.sampled_from(["notes", "stakes", "exports", "padding"]),
+       st.sampled_from(["x", "é", "\u2028"]))
+def test_a_logged_session_of_any_size_is_answered_201_400_or_413_never_500(sessions_client, offset, name, char):
+    """Bodies around both limits (a text field's characters, the request's bytes): 413 exactly
+    when the body is over MAX_SESSION_BODY, a 400 naming the field when a text field is over
+    MAX_TEXT_CHARS or holds a line break; the ledger stays readable."""
+    from pokerlab.sessions.ledger import MAX_TEXT_CHARS
+    from pokerlab.sessions.web import MAX_SESSION_BODY
+
+    base = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"}
+    if name == "padding":  # JSON whitespace: the body's size alone decides
+        body = json.dumps(base).encode() + b" " * (MAX_SESSION_BODY - len(json.dumps(base)) + offset)
+    else:
+        body = json.dumps({**base, name: char * (MAX_TEXT_CHARS + offset // 10)}).encode()
+    r = sessions_client.post("/api/v1/sessions", content=body, headers={"Content-Type": "application/json"})
+    if len(body) > MAX_SESSION_BODY:
+        assert r.status_code == 413, r.text[:200]
+    elif name != "padding" and (char == "\u2028" or MAX_TEXT_CHARS + offset // 10 > MAX_TEXT_CHARS):
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith(f"{name}: ")
+    else:
+        assert r.status_code == 201, r.text[:200]
+    assert sessions_client.get("/api/v1/sessions").status_code == 200

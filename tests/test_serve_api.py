@@ -213,3 +213,133 @@ def test_a_broken_chart_file_answers_a_json_error(tmp_path):
     client = TestClient(create_app(tmp_path / "results"))
     r = client.get("/api/v1/charts/cash/2max/10bb/nodes/root")
     assert r.status_code == 500 and "charts/cash/2max/10bb.json.gz is not a pokerlab-chart/1 document" in r.text
+
+
+def _copied_release(served_release, tmp_path):
+    import shutil
+
+    root = tmp_path / "results"
+    for sub in ("charts", "packs"):
+        shutil.copytree(served_release[0] / sub, root / sub)
+    return root
+
+
+def _replace_chart(path: Path, change) -> None:
+    """Rewrite a chart the way a rebuild does: a temporary file renamed over the old one."""
+    import gzip
+    import os
+
+    doc = json.loads(gzip.decompress(path.read_bytes()))
+    change(doc)
+    tmp = path.with_name("new.tmp")
+    tmp.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    os.replace(tmp, path)
+
+
+@pytest.mark.parametrize("url", ["/api/v1/charts/cash/3max/15bb/nodes/root", "/api/v1/charts/cash/3max/15bb/nodes"])
+def test_a_chart_replaced_in_place_is_served_anew_with_a_new_etag(served_release, tmp_path, url):
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root))
+    old = client.get(url)
+    assert client.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 304
+    _replace_chart(root / "charts" / "cash" / "3max" / "15bb.json.gz",
+                   lambda doc: doc["inputs"].update(result_sha256="0" * 64))
+    new = client.get(url)
+    assert new.status_code == 200 and new.headers["etag"] != old.headers["etag"]
+    assert new.content != old.content
+    if url.endswith("root"):
+        assert new.json()["meta"]["inputs"]["result_sha256"] == "0" * 64
+    assert client.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 200  # the old ETag is stale
+    assert client.get(url, headers={"If-None-Match": new.headers["etag"]}).status_code == 304
+
+
+def test_a_chart_or_pack_deleted_after_start_up_is_a_json_404_and_leaves_the_list(served_release, tmp_path):
+    import shutil
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    (root / "charts" / "cash" / "3max" / "15bb.json.gz").unlink()
+    shutil.rmtree(root / "packs" / "river")
+    for url, named in (("/api/v1/charts/cash/3max/15bb/nodes/root", "cash/3max/15bb"),
+                       ("/api/v1/charts/cash/3max/15bb/nodes", "cash/3max/15bb"),
+                       ("/api/v1/packs/river/spots/river_kt742/nodes/root", "river"),
+                       ("/api/v1/packs/river/spots/river_kt742/nodes", "river")):
+        r = client.get(url)
+        assert r.status_code == 404 and r.headers["content-type"] == "application/json", (url, r.text[:200])
+        assert named in r.json()["error"]["message"]
+    sets = client.get("/api/v1/sets").json()
+    assert [c["id"] for c in sets["chart_sets"]] == ["mtt/3max/15bb"] and sets["packs"] == []
+    assert client.get("/api/v1/charts/mtt/3max/15bb/nodes/root").status_code == 200
+
+
+def test_a_pack_file_removed_after_start_up_is_a_json_error_naming_it(served_release, tmp_path):
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    (root / "packs" / "river" / "spots" / "river_kt742.json").unlink()
+    r = client.get("/api/v1/packs/river/spots/river_kt742/nodes/root")
+    assert r.status_code == 500 and "cannot read spots/river_kt742.json" in r.json()["error"]["message"]
+
+
+def test_a_directory_named_like_a_chart_is_not_a_chart(served_release, tmp_path):
+    root = _copied_release(served_release, tmp_path)
+    (root / "charts" / "cash" / "2max" / "16bb.json.gz").mkdir(parents=True)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    assert "cash/2max/16bb" not in [c["id"] for c in client.get("/api/v1/sets").json()["chart_sets"]]
+    assert client.get("/api/v1/charts/cash/2max/16bb/nodes/root").status_code == 404
+    chart = root / "charts" / "mtt" / "3max" / "15bb.json.gz"  # replaced by a directory after start-up
+    chart.unlink()
+    chart.mkdir()
+    r = client.get("/api/v1/charts/mtt/3max/15bb/nodes/root")
+    assert r.status_code == 404 and "mtt/3max/15bb" in r.json()["error"]["message"]
+
+
+def test_charts_rewritten_while_served_give_no_server_error(served_release, tmp_path):
+    import threading
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root), raise_server_exceptions=False)
+    chart = root / "charts" / "cash" / "3max" / "15bb.json.gz"
+    done = threading.Event()
+
+    def rewrite():
+        for k in range(60):
+            _replace_chart(chart, lambda doc: doc["inputs"].update(result_sha256=f"{k:064d}"))
+        done.set()
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    statuses = []
+    while not done.is_set() or len(statuses) < 20:
+        for url in ("/api/v1/charts/cash/3max/15bb/nodes/root", "/api/v1/charts/cash/3max/15bb/nodes", "/api/v1/sets"):
+            statuses.append(client.get(url).status_code)
+    writer.join()
+    assert set(statuses) == {200}
+
+
+def test_405_answers_say_what_is_allowed(client):
+    r = client.post("/api/v1/sets")
+    assert r.status_code == 405 and r.json()["error"]["status"] == 405
+    assert {m.strip() for m in r.headers["allow"].split(",")} == {"GET", "HEAD"}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/sets/", "/api/v1/charts/cash/3max/15bb/nodes/", "/api/v1/sets/?x=1"])
+def test_a_trailing_slash_redirect_never_names_the_host_it_was_sent(served_release, path):
+    evil = TestClient(create_app(served_release[0]), base_url="http://evil.example", follow_redirects=False)
+    r = evil.get(path)
+    assert r.status_code in (307, 308, 404)
+    if r.status_code != 404:
+        location = r.headers["location"]
+        assert "evil.example" not in location and location.startswith("/") and not location.startswith("//")
+        assert location == path.replace("/?", "?").rstrip("/")
+
+
+def test_a_chart_added_after_start_up_is_listed_and_served(served_release, tmp_path):
+    import shutil
+
+    root = _copied_release(served_release, tmp_path)
+    client = TestClient(create_app(root))
+    assert client.get("/api/v1/charts/cash/3max/20bb/nodes").status_code == 404
+    new = root / "charts" / "cash" / "3max" / "20bb.json.gz"
+    shutil.copy(root / "charts" / "cash" / "3max" / "15bb.json.gz", new)
+    assert "cash/3max/20bb" in [c["id"] for c in client.get("/api/v1/sets").json()["chart_sets"]]
+    assert client.get("/api/v1/charts/cash/3max/20bb/nodes").status_code == 200

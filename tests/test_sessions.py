@@ -321,3 +321,65 @@ def test_cli_grade_needs_the_equity_table_and_grades_once(tmp_path, equity_table
     first = {p.name: p.read_bytes() for p in (data / "cache").iterdir()}
     assert main(["sessions", "grade", "--data", str(data), "--results", str(results)]) == 0
     assert {p.name: p.read_bytes() for p in (data / "cache").iterdir()} == first and len(first) == 2
+
+
+# --- what the writer accepts, the reader reads back -------------------------------------------
+
+LINE_BREAKS = ["\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("char", LINE_BREAKS + ["\x00", "\x1b", "\ud800"])
+@pytest.mark.parametrize("name", ["notes", "stakes", "exports"])
+def test_line_breaks_and_control_characters_are_refused_on_write(tmp_path, name, char):
+    data = tmp_path / "d"
+    add_session(data, {"start": "2026-03-01T20:00", "end": "2026-03-01T21:00", "notes": "fine"})
+    with pytest.raises(ValueError, match=f"^{name}: .*U\\+{ord(char):04X}"):
+        add_session(data, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", name: f"a{char}b"})
+    ledger = read_ledger(data)  # the ledger stays readable and writable
+    assert not ledger.problems and [s.notes for s in ledger.sessions] == ["fine"]
+    assert add_session(data, {"start": "2026-03-03T20:00", "end": "2026-03-03T21:00", name: "a\tb"}).id == 2
+
+
+@pytest.mark.parametrize("start", ["0226-03-02T20:00", "0999-12-31T23:59", "0001-01-01T00:00"])
+def test_years_before_1000_are_refused_on_write(tmp_path, start):
+    with pytest.raises(ValueError, match="^start: .*year"):
+        add_session(tmp_path / "d", {"start": start, "end": "2026-03-02T21:00"})
+    assert not (tmp_path / "d" / "sessions.csv").exists()
+
+
+def test_the_cli_refuses_a_line_separator_and_the_ledger_stays_usable(tmp_path, capsys):
+    data = str(tmp_path / "d")
+    add = ["sessions", "add", "--data", data, "--start", "2026-03-02T20:00", "--end", "2026-03-02T21:00"]
+    assert main(add + ["--notes", "a\u2028b"]) == 2
+    assert "--notes" in capsys.readouterr().err
+    assert main(add + ["--start", "0226-03-02T20:00"]) == 2
+    assert main(add + ["--notes", "ok"]) == 0 and main(["sessions", "list", "--data", data]) == 0
+
+
+def test_money_is_read_back_as_written(tmp_path):
+    data = tmp_path / "d"
+    s = add_session(data, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", "hh_net": "-1e-7",
+                           "transfers": "0.1234565", "balance_start": "-0", "balance_end": "1e300"})
+    (read,) = read_ledger(data).sessions
+    assert read.as_row() == s.as_row() and s.as_row()["hh_net"] == "0" and s.as_row()["balance_start"] == "0"
+
+
+def test_text_fields_have_a_size_limit_and_an_oversized_field_on_disk_is_reported(tmp_path, capsys):
+    from pokerlab.sessions.ledger import MAX_TEXT_CHARS
+
+    data = tmp_path / "d"
+    base = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00"}
+    with pytest.raises(ValueError, match=f"^notes: .*at most {MAX_TEXT_CHARS} characters"):
+        add_session(data, {**base, "notes": "x" * (2 << 20)})
+    assert add_session(data, {**base, "notes": "é" * MAX_TEXT_CHARS}).id == 1  # the limit itself is accepted
+    assert len(read_ledger(data).sessions[0].notes) == MAX_TEXT_CHARS
+    path = data / "sessions.csv"
+    oversized = "2,2026-03-03T20:00:00,2026-03-03T21:00:00" + ",0" * 12 + "," + "y" * 300_000
+    path.write_text(path.read_text() + oversized + "\n")
+    ledger = read_ledger(data)  # written by hand or by an older version: reported, never a csv.Error
+    assert [s.id for s in ledger.sessions] == [1]
+    assert [(p.line, p.field) for p in ledger.problems] == [(3, "row")] and "larger than" in str(ledger.problems[0])
+    with pytest.raises(LedgerError, match="line 3"):
+        add_session(data, base)
+    assert main(["sessions", "list", "--data", str(data)]) == 2
+    assert "line 3" in capsys.readouterr().err

@@ -19,13 +19,19 @@ Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``
 
 Caching: every document and list carries an ``ETag`` derived from the content digest of what
 it was made from (chart file SHA-256 or ``pack_sha256``) and the document format; a request
-whose ``If-None-Match`` matches gets ``304``. Pack responses are ``immutable`` for a year;
+whose ``If-None-Match`` matches gets ``304``. A chart file is opened on every request and read
+again when it changed (inode, size or time stamps), so a chart replaced in place is served
+anew under a new ETag and the old one no longer matches. Pack responses are ``immutable`` for a year;
 chart responses must be revalidated (a results directory can be rebuilt in place).
 
 Errors: ``{"error": {"status", "message", "asked"}}`` - 404 for an unknown chart set, pack,
-spot or node (naming it), 400 for a malformed id. Nothing outside ``RESULTS_DIR`` (and the
+spot or node (naming it), 400 for a malformed id, 405 with ``Allow`` for a method the path
+does not take. A redirect (a path with a trailing slash) is to a path on the same server,
+never to the host a request's ``Host`` header names. Nothing outside ``RESULTS_DIR`` (and the
 packaged web app) is ever read: ids are checked against strict patterns and looked up in the
-catalogue built at start-up, never joined to paths as given.
+catalogue (found by listing the directory), never joined to paths as given. A chart or pack
+removed since start-up is a 404 and leaves ``/api/v1/sets``; a file the server cannot read is a
+JSON 500 naming it, never a traceback.
 """
 
 from __future__ import annotations
@@ -39,9 +45,11 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -93,31 +101,47 @@ def _etag(*parts: str) -> str:
     return '"' + hashlib.sha256("\x1f".join((DOC_FORMAT, *parts)).encode()).hexdigest()[:40] + '"'
 
 
+def _signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells one version of a file from the next: inode, size and time stamps."""
+    return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
 def _json_bytes(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
 
 
 class _Lru:
-    """A small thread-safe least-recently-used cache."""
+    """A small thread-safe least-recently-used cache; a value missing is made once, however
+    many threads ask for it at the same time (the others wait for it)."""
 
     def __init__(self, size: int):
-        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.data, self.lock, self.making = size, OrderedDict(), threading.Lock(), {}
 
     def get(self, key, make):
         with self.lock:
             if key in self.data:
                 self.data.move_to_end(key)
                 return self.data[key]
-        value = make()
-        with self.lock:
-            self.data[key] = value
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
+            making = self.making.setdefault(key, threading.Lock())
+        with making:
+            with self.lock:
+                if key in self.data:
+                    return self.data[key]
+            try:
+                value = make()
+            finally:
+                with self.lock:
+                    self.making.pop(key, None)
+            with self.lock:
+                self.data[key] = value
+                while len(self.data) > self.size:
+                    self.data.popitem(last=False)
         return value
 
 
 class Catalogue:
-    """What a results directory holds, found once at start-up; documents made on demand."""
+    """What a results directory holds, found at start-up and kept up to date (charts and packs
+    added, removed or rebuilt in place since); documents made on demand."""
 
     def __init__(self, results_dir: str | os.PathLike):
         from pokerlab.serve.pack import Pack
@@ -125,26 +149,12 @@ class Catalogue:
         self.root = Path(results_dir).resolve()
         if not self.root.is_dir():
             raise ValueError(f"RESULTS_DIR: {results_dir} is not a directory")
-        self.charts: dict[str, Path] = {}
-        charts = self.root / "charts"
-        if charts.is_dir():
-            for path in sorted(charts.glob(f"*/*/*{CHART_SUFFIX}")):
-                fmt, table, stem = path.relative_to(charts).parts[0], path.parent.name, path.name[: -len(CHART_SUFFIX)]
-                if FORMAT_RE.match(fmt) and TABLE_RE.match(table) and DEPTH_RE.match(stem) and self._inside(path):
-                    self.charts[f"{fmt}/{table}/{stem}"] = path
+        self._refreshing = threading.Lock()
+        self.charts: dict[str, Path] = self._find_charts()
         self.packs: dict[str, Pack] = {}
-        packs = self.root / "packs"
-        if packs.is_dir():
-            for path in sorted(packs.glob("*/pack.json")):
-                name = path.parent.name
-                if PACK_RE.match(name) and self._inside(path):
-                    self.packs[name] = Pack(path.parent)
-        fit = self.root / "fit" / "solves"
-        if fit.is_dir():  # the fit's solves: fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack -> fit.{...}.eR.bN
-            for path in sorted(fit.glob("*/*/*/*/*.pack/pack.json")):
-                name = ".".join(("fit", *path.parent.relative_to(fit).parts))[: -len(".pack")]
-                if PACK_RE.match(name) and self._inside(path):
-                    self.packs[name] = Pack(path.parent)
+        self._pack_stats: dict[str, tuple] = {}
+        for name, root in self._find_packs().items():
+            self.packs[name], self._pack_stats[name] = self._read_pack(root)
         self.manifest: dict[str, str] = {}
         self.manifest_sha256 = None
         manifest = self.root / "manifest.json"
@@ -163,6 +173,60 @@ class Catalogue:
         except ValueError:
             return False
 
+    def _find_charts(self) -> dict[str, Path]:
+        """``{chart set id: path}`` of the chart files now in the results directory (regular
+        files only: a directory named like a chart is not one)."""
+        found, charts = {}, self.root / "charts"
+        if charts.is_dir():
+            for path in sorted(charts.glob(f"*/*/*{CHART_SUFFIX}")):
+                fmt, table, stem = path.relative_to(charts).parts[0], path.parent.name, path.name[: -len(CHART_SUFFIX)]
+                if (FORMAT_RE.match(fmt) and TABLE_RE.match(table) and DEPTH_RE.match(stem) and path.is_file()
+                        and self._inside(path)):
+                    found[f"{fmt}/{table}/{stem}"] = path
+        return found
+
+    def _find_packs(self) -> dict[str, Path]:
+        """``{pack name: directory}`` of the packs now in the results directory: ``packs/{name}``
+        and the fit's solves ``fit/solves/{format}/{n}max/{depth}bb/eR/bN.pack`` as
+        ``fit.{format}.{n}max.{depth}bb.eR.bN``."""
+        found = {}
+        packs, fit = self.root / "packs", self.root / "fit" / "solves"
+        if packs.is_dir():
+            for path in sorted(packs.glob("*/pack.json")):
+                if PACK_RE.match(path.parent.name) and path.is_file() and self._inside(path):
+                    found[path.parent.name] = path.parent
+        if fit.is_dir():
+            for path in sorted(fit.glob("*/*/*/*/*.pack/pack.json")):
+                name = ".".join(("fit", *path.parent.relative_to(fit).parts))[: -len(".pack")]
+                if PACK_RE.match(name) and path.is_file() and self._inside(path):
+                    found[name] = path.parent
+        return found
+
+    @staticmethod
+    def _read_pack(root: Path):
+        from pokerlab.serve.pack import Pack
+
+        stat = _signature(os.stat(root / "pack.json"))
+        return Pack(root), stat
+
+    def refresh(self) -> None:
+        """Catch up with the results directory: charts and packs added or removed since start-up
+        (a pack whose ``pack.json`` was replaced is read again; one that cannot be read is left
+        out). The tables are replaced whole, never changed in place: requests in other threads
+        read them meanwhile."""
+        with self._refreshing:
+            self.charts = self._find_charts()
+            packs, stats = {}, {}
+            for name, root in self._find_packs().items():
+                try:
+                    if name in self.packs and self._pack_stats[name] == _signature(os.stat(root / "pack.json")):
+                        packs[name], stats[name] = self.packs[name], self._pack_stats[name]
+                    else:
+                        packs[name], stats[name] = self._read_pack(root)
+                except (OSError, ValueError):
+                    continue
+            self.packs, self._pack_stats = packs, stats
+
     # --- charts ---------------------------------------------------------------------------------
 
     def chart_key(self, fmt: str, table: str, depth: str) -> str:
@@ -171,35 +235,49 @@ class Catalogue:
             raise ApiError(400, "malformed chart set id: expected {format}/{n}max/{depth}bb, e.g. cash/6max/100bb", asked)
         key = f"{fmt}/{table}/{depth}"
         if key not in self.charts:
+            self.charts = self._find_charts()  # added since start-up?
+        if key not in self.charts:
             raise ApiError(404, f"no chart set {key} in this results directory", asked)
         return key
 
     def chart(self, key: str) -> dict[str, Any]:
-        """``{"doc", "tree", "sha256", "provenance", "nodes"}`` of a chart set (cached)."""
+        """``{"doc", "tree", "sha256", "provenance", "ids"}`` of a chart set as its file is now:
+        the file is opened on every call and parsed again when it changed (another inode, size or
+        time stamp: a rebuild renames a new file over it), so documents and ETags follow it. A
+        chart file gone (or become a directory) since start-up is a 404."""
+        rel, path = f"charts/{key}{CHART_SUFFIX}", self.charts.get(key)
+        gone = ApiError(404, f"chart set {key} is no longer in this results directory ({rel} is not a file)",
+                        {"chart_set": key})
+        if path is None:
+            raise gone
+        try:
+            with open(path, "rb") as fh:
+                info = os.fstat(fh.fileno())
+                return self._charts.get((key, _signature(info)), lambda: self._load_chart(rel, fh.read()))
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            raise gone from None
+        except OSError as exc:
+            raise ValueError(f"chart file {rel}: cannot be read ({exc.strerror})") from None
 
-        def load():
-            from pokerlab.serve.documents import preflop_tree
+    def _load_chart(self, rel: str, data: bytes) -> dict[str, Any]:
+        from pokerlab.serve.documents import preflop_tree
 
-            rel = f"charts/{key}{CHART_SUFFIX}"
-            data = self.charts[key].read_bytes()
-            doc = parse_chart(data, rel)
-            digest = hashlib.sha256(data).hexdigest()
-            listed = self.manifest.get(rel) == digest
-            provenance = {
-                "campaign": "pokerlab-release",
-                "stamp": self.manifest_sha256[:16] if listed and self.manifest_sha256 else "unlisted",
-                "pack_sha256": digest,
-                "manifest": {"listed": listed, "path": rel,
-                             **({"manifest_sha256": self.manifest_sha256} if listed else {})},
-            }
-            try:
-                tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
-            except (KeyError, TypeError) as exc:
-                raise ValueError(f"chart file {rel} is not a pokerlab-chart/1 document "
-                                 f"(missing or bad {exc})") from None
-            return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
-
-        return self._charts.get(key, load)
+        doc = parse_chart(data, rel)
+        digest = hashlib.sha256(data).hexdigest()
+        listed = self.manifest.get(rel) == digest
+        provenance = {
+            "campaign": "pokerlab-release",
+            "stamp": self.manifest_sha256[:16] if listed and self.manifest_sha256 else "unlisted",
+            "pack_sha256": digest,
+            "manifest": {"listed": listed, "path": rel,
+                         **({"manifest_sha256": self.manifest_sha256} if listed else {})},
+        }
+        try:
+            tree, ids = preflop_tree(doc), {n["id"] for n in doc["nodes"]}
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"chart file {rel} is not a pokerlab-chart/1 document "
+                             f"(missing or bad {exc})") from None
+        return {"doc": doc, "tree": tree, "sha256": digest, "provenance": provenance, "ids": ids}
 
     def chart_nodes(self, key: str) -> tuple[bytes, str]:
         chart = self.chart(key)
@@ -211,31 +289,24 @@ class Catalogue:
             return _json_bytes({"chart_set": key, "positions": spot["positions"], "sha256": chart["sha256"],
                                 "nodes": preflop_node_list(chart["doc"], chart["tree"])})
 
-        return self._docs.get(("chart-nodes", key), make), _etag(chart["sha256"], key, "nodes")
+        return self._docs.get(("chart-nodes", key, chart["sha256"]), make), _etag(chart["sha256"], key, "nodes")
 
-    def chart_etag(self, key: str, node_path: str) -> str:
-        return _etag(self.chart(key)["sha256"], key, node_path)
-
-    def chart_node_id(self, key: str, node_path: str) -> str:
-        """The chart node id of ``node_path``; 400 if malformed, 404 if the chart has no such decision."""
-        from pokerlab.serve.documents import preflop_node_id
+    def chart_document(self, key: str, node_path: str) -> tuple[Any, str]:
+        """The document of ``node_path`` (made when first asked: call it) and its ETag, from one
+        reading of the chart; 400 if the path is malformed, 404 if the chart has no such decision."""
+        from pokerlab.serve.documents import preflop_document, preflop_node_id
 
         asked = {"chart_set": key, "node_path": node_path}
         try:
             node_id = preflop_node_id(node_path)
         except ValueError as exc:
             raise ApiError(400, str(exc), asked) from None
-        if node_id not in self.chart(key)["ids"]:
-            raise ApiError(404, f"chart set {key} has no decision node {node_path!r}", asked)
-        return node_id
-
-    def chart_document(self, key: str, node_path: str) -> bytes:
-        from pokerlab.serve.documents import preflop_document
-
-        node_id = self.chart_node_id(key, node_path)
         chart = self.chart(key)
-        return self._docs.get(("chart", key, node_id), lambda: _json_bytes(
+        if node_id not in chart["ids"]:
+            raise ApiError(404, f"chart set {key} has no decision node {node_path!r}", asked)
+        make = lambda: self._docs.get(("chart", key, chart["sha256"], node_id), lambda: _json_bytes(  # noqa: E731
             preflop_document(chart["doc"], node_id, chart["tree"], chart["provenance"])))
+        return make, _etag(chart["sha256"], key, node_path)
 
     # --- packs ----------------------------------------------------------------------------------
 
@@ -243,11 +314,19 @@ class Catalogue:
         asked = {"pack": pack, "family_id": family_id}
         if not PACK_RE.match(pack) or not PACK_RE.match(family_id):
             raise ApiError(400, "malformed pack or family id: letters, digits, '_', '.', '-' only", asked)
-        if pack not in self.packs:
+        p = self.packs.get(pack)
+        try:  # removed or rebuilt since start-up?
+            current = p is not None and self._pack_stats.get(pack) == _signature(os.stat(p.root / "pack.json"))
+        except OSError:
+            current = False
+        if not current:
+            self.refresh()
+            p = self.packs.get(pack)
+        if p is None:
             raise ApiError(404, f"no pack {pack!r} in this results directory", asked)
-        if family_id not in self.packs[pack].spots:
+        if family_id not in p.spots:
             raise ApiError(404, f"pack {pack!r} has no spot {family_id!r}", asked)
-        return self.packs[pack]
+        return p
 
     def pack_nodes(self, pack: str, family_id: str, after: str | None = None) -> tuple[bytes, str]:
         p = self.pack_spot(pack, family_id)
@@ -257,7 +336,7 @@ class Catalogue:
             if not POSTFLOP_PATH_RE.match(after):
                 raise ApiError(400, f"malformed after {after!r}: expected a node path ending with a dealt card", asked)
             try:
-                street = self._docs.get(("street", pack, family_id, after), lambda: p.street(family_id, after))
+                street = self._docs.get(("street", p.sha256, family_id, after), lambda: p.street(family_id, after))
             except KeyError:
                 raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no street after {after!r}", asked) from None
             body = _json_bytes({"pack": pack, "pack_sha256": p.sha256, "family_id": family_id, "after": after,
@@ -268,11 +347,9 @@ class Catalogue:
                             "deals": entry.get("deals", {}), "lazy": "lazy" in entry})
         return body, _etag(p.sha256, family_id, "nodes")
 
-    def pack_etag(self, pack: str, family_id: str, node_path: str) -> str:
-        return _etag(self.packs[pack].sha256, family_id, node_path)
-
-    def pack_node_check(self, pack: str, family_id: str, node_path: str):
-        """The pack, after 400 for a malformed path and 404 for a node the spot does not serve."""
+    def pack_document(self, pack: str, family_id: str, node_path: str) -> tuple[Any, str]:
+        """The document (made when first asked: call it) and its ETag, after 400 for a malformed
+        path and 404 for a node the spot does not serve."""
         asked = {"pack": pack, "family_id": family_id, "node_path": node_path}
         p = self.pack_spot(pack, family_id)
         if not POSTFLOP_PATH_RE.match(node_path):
@@ -280,16 +357,14 @@ class Catalogue:
                            "and dealt cards", asked)
         if not p.has_node(family_id, node_path):
             raise ApiError(404, f"pack {pack!r} spot {family_id!r} has no node {node_path!r}", asked)
-        return p
-
-    def pack_document(self, pack: str, family_id: str, node_path: str) -> bytes:
-        p = self.pack_node_check(pack, family_id, node_path)
-        return self._docs.get(("pack", pack, family_id, node_path),
-                              lambda: _json_bytes(p.document(family_id, node_path)))
+        make = lambda: self._docs.get(("pack", p.sha256, family_id, node_path),  # noqa: E731
+                                      lambda: _json_bytes(p.document(family_id, node_path)))
+        return make, _etag(p.sha256, family_id, node_path)
 
     # --- listing --------------------------------------------------------------------------------
 
     def sets(self) -> tuple[bytes, str]:
+        self.refresh()
         charts = []
         for key in self.charts:
             spot = parse_spot_name(key)
@@ -302,6 +377,29 @@ class Catalogue:
                  for name, p in self.packs.items()]
         body = _json_bytes({"chart_sets": charts, "packs": packs})
         return body, '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
+
+
+class RelativeRedirects:
+    """ASGI middleware: a redirect's ``Location`` becomes a path (a relative reference, RFC 9110),
+    so a redirect (e.g. the trailing-slash one) never names the host a request's ``Host`` header
+    claimed: the server does not send a browser on to whatever host a client wrote."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def send_relative(message):
+            if message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"location":
+                        url = urlsplit(value.decode("latin-1"))
+                        value = ("/" + url.path.lstrip("/") + (f"?{url.query}" if url.query else "")).encode("latin-1")
+                    headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_relative if scope["type"] == "http" else send)
 
 
 def _openapi() -> dict[str, Any]:
@@ -366,11 +464,18 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
         return error(exc.status, exc.message, exc.asked)
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return error(exc.status_code, str(exc.detail), {"path": request.url.path})
+        response = error(exc.status_code, str(exc.detail), {"path": request.url.path})
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
         """A served file that fails its check (a pack file not matching its digest, a broken chart)."""
         return error(500, str(exc), {"path": request.url.path})
+
+    async def file_error(request: Request, exc: OSError) -> JSONResponse:
+        """A file the server reads or writes failed (no path in the answer: it may lie outside the results)."""
+        return error(500, f"the server could not read or write a file it needs ({exc.strerror or exc})",
+                     {"path": request.url.path})
 
     def answer(request: Request, etag: str, make, cache: str) -> Response:
         headers = {"ETag": etag, "Cache-Control": cache}
@@ -392,9 +497,8 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
     def chart_document(request: Request) -> Response:
         p = request.path_params
         key = catalogue.chart_key(p["format"], p["table"], p["depth"])
-        catalogue.chart_node_id(key, p["node_path"])  # 404/400 before any 304
-        return answer(request, catalogue.chart_etag(key, p["node_path"]),
-                      lambda: catalogue.chart_document(key, p["node_path"]), REVALIDATE)
+        make, etag = catalogue.chart_document(key, p["node_path"])  # 404/400 before any 304
+        return answer(request, etag, make, REVALIDATE)
 
     def pack_nodes(request: Request) -> Response:
         p = request.path_params
@@ -403,9 +507,8 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
     def pack_document(request: Request) -> Response:
         p = request.path_params
-        catalogue.pack_node_check(p["pack"], p["family_id"], p["node_path"])  # 404/400 before any 304
-        return answer(request, catalogue.pack_etag(p["pack"], p["family_id"], p["node_path"]),
-                      lambda: catalogue.pack_document(p["pack"], p["family_id"], p["node_path"]), IMMUTABLE)
+        make, etag = catalogue.pack_document(p["pack"], p["family_id"], p["node_path"])  # 404/400 before any 304
+        return answer(request, etag, make, IMMUTABLE)
 
     openapi = _json_bytes(_openapi())
 
@@ -430,6 +533,7 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
         routes[-1:-1] = sessions_routes(sessions_dir, results_dir, STATIC_DIR)
     app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                                ValueError: bad_data})
+                                                                ValueError: bad_data, OSError: file_error},
+                    middleware=[Middleware(RelativeRedirects)])
     app.state.catalogue = catalogue
     return app

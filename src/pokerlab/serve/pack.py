@@ -203,6 +203,12 @@ class Pack:
     def sha256(self) -> str:
         return self.index["pack_sha256"]
 
+    def _read(self, rel: str) -> bytes:
+        try:
+            return (self.root / rel).read_bytes()
+        except OSError as exc:
+            raise ValueError(f"pack {self.sha256[:16]}: cannot read {rel} ({exc.strerror})") from None
+
     def _spot(self, family_id: str, card: str | None = None) -> dict[str, Any]:
         """The documents of one spot file: the root street's, or those after first dealt ``card``."""
         key = (family_id, card)
@@ -214,7 +220,7 @@ class Pack:
         if key not in self._loaded:
             entry = self.spots[family_id]
             part = entry if card is None else entry.get("parts", {})[card]
-            data = (self.root / part["file"]).read_bytes()
+            data = self._read(part["file"])
             if hashlib.sha256(data).hexdigest() != part["sha256"]:
                 raise ValueError(f"pack {self.sha256[:16]}: {part['file']} does not match its listed SHA-256")
             if len(self._loaded) >= 8:  # a tree-tier spot has one file per first dealt card: keep a few
@@ -231,7 +237,7 @@ class Pack:
             if family_id not in self._lazy:
                 from pokerlab.serve.lazy import LazySpot
 
-                data = (self.root / entry["file"]).read_bytes()
+                data = self._read(entry["file"])
                 if hashlib.sha256(data).hexdigest() != entry["sha256"]:
                     raise ValueError(f"pack {self.sha256[:16]}: {entry['file']} does not match its listed SHA-256")
                 self._lazy[family_id] = LazySpot(entry["record"], data)

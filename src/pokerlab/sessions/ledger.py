@@ -21,6 +21,14 @@ Fields (all money in the account's currency; empty = not given)
 ``notes``                     free text
 ============================  ====================================================================
 
+Text fields are one line of printable text: a character that a CSV reader or ``str.splitlines``
+would take for a line break (``\n``, ``\r``, ``\v``, ``\f``, ``\x1c``-``\x1e``, U+0085, U+2028,
+U+2029), any other control character and an unpaired surrogate are refused when the row is
+written, naming the field and the character (tabs are kept). Years run from 1000 to 9999, the
+four-digit years the reader parses. A text field holds at most :data:`MAX_TEXT_CHARS` characters
+(far below the CSV reader's field limit); a longer field found on disk is reported with its line
+like any malformed row.
+
 The accounting identities (:func:`derive` is their only implementation)
 
 * I1  ``rakeback     = rakeback_end - rakeback_start + rakeback_claimed``
@@ -53,6 +61,7 @@ import fcntl
 import io
 import math
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -68,6 +77,7 @@ PAIRS = (("rakeback_start", "rakeback_end"), ("rake_counter_start", "rake_counte
          ("balance_start", "balance_end"))
 LEDGER_NAME = "sessions.csv"
 LOCK_NAME = ".sessions.lock"
+MAX_TEXT_CHARS = 10_000  # per text field (notes, stakes, exports)
 TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
 
 
@@ -102,8 +112,9 @@ class Session:
                 out[name] = v.strftime("%Y-%m-%dT%H:%M:%S")
             elif v is None:
                 out[name] = ""
-            elif isinstance(v, float):
-                out[name] = format(round(v, 6), ".6f").rstrip("0").rstrip(".") if v != 0 else "0"
+            elif isinstance(v, float):  # six decimals; a value that rounds to zero is "0", never "-0"
+                v = round(v, 6)
+                out[name] = format(v, ".6f").rstrip("0").rstrip(".") if v != 0 else "0"
             else:
                 out[name] = str(v)
         return out
@@ -137,13 +148,31 @@ class Ledger:
 
 
 def parse_time(text: str, what: str) -> datetime:
+    """A time in one of :data:`TIME_FORMATS`, year 1000 to 9999 (stored as four digits)."""
     text = str(text).strip()
     for fmt in TIME_FORMATS:
         try:
-            return datetime.strptime(text, fmt)
+            value = datetime.strptime(text, fmt)
         except ValueError:
-            pass
+            continue
+        if value.year < 1000:
+            raise ValueError(f"{what}: {text!r}: the year must be 1000 to 9999")
+        return value
     raise ValueError(f"{what}: {text!r} is not a time YYYY-MM-DDTHH:MM[:SS]")
+
+
+def check_one_line(text: str, what: str) -> str:
+    """``text`` if it is one line of printable text (tabs allowed), else ``ValueError`` naming
+    ``what`` and the first offending character: a line break of any kind (what ``str.splitlines``
+    or a CSV reader would split on), another control character or an unpaired surrogate; or a
+    text longer than :data:`MAX_TEXT_CHARS`."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(f"{what}: {len(text)} characters, at most {MAX_TEXT_CHARS} characters allowed")
+    for ch in text:
+        if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            kind = "a line break" if len(f"a{ch}b".splitlines()) > 1 else "a control character"
+            raise ValueError(f"{what}: one line of text expected, found {kind} (U+{ord(ch):04X})")
+    return text
 
 
 def _money(text, what: str, optional: bool) -> float | None:
@@ -174,7 +203,7 @@ def session_from_fields(values: dict, *, strict_id: bool = False) -> Session:
     if kw["end"] < kw["start"]:
         raise ValueError(f"end: {values['end']} is before start {values['start']}")
     hands = str(values.get("hands") if values.get("hands") is not None else "").strip() or "0"
-    if not hands.isdigit():
+    if not (hands.isascii() and hands.isdigit()):
         raise ValueError(f"hands: {hands!r} is not a whole number >= 0")
     kw["hands"] = int(hands)
     for name in MONEY:
@@ -187,13 +216,10 @@ def session_from_fields(values: dict, *, strict_id: bool = False) -> Session:
     if kw["rake_counter_start"] is not None and kw["rake_counter_end"] < kw["rake_counter_start"]:
         raise ValueError("rake_counter_end: the rake counter went down")
     for name in ("stakes", "exports", "notes"):
-        text = str(values.get(name) or "")
-        if "\n" in text or "\r" in text:
-            raise ValueError(f"{name}: one line only")
-        kw[name] = text.strip()
+        kw[name] = check_one_line(str(values.get(name) or ""), name).strip()
     ident = str(values.get("id") if values.get("id") is not None else "").strip()
     if ident:
-        if not ident.isdigit() or int(ident) < 1:
+        if not (ident.isascii() and ident.isdigit()) or int(ident) < 1:
             raise ValueError(f"id: {ident!r} is not a whole number >= 1")
         kw["id"] = int(ident)
     elif strict_id:
@@ -249,7 +275,11 @@ def parse_ledger_text(text: str, path: Path) -> Ledger:
         if text.strip():
             ledger.problems.append(Problem(1, "header", "empty header line"))
         return ledger
-    header = next(csv.reader([lines[0]]))
+    try:
+        header = next(csv.reader([lines[0]]))
+    except csv.Error as exc:
+        ledger.problems.append(Problem(1, "header", f"not a CSV header ({exc})"))
+        return ledger
     if tuple(h.strip() for h in header) != FIELDS:
         missing = [f for f in FIELDS if f not in header]
         extra = [h for h in header if h not in FIELDS]
@@ -260,7 +290,12 @@ def parse_ledger_text(text: str, path: Path) -> Ledger:
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        row = next(csv.reader([line]))
+        try:
+            row = next(csv.reader([line]))
+        except csv.Error as exc:  # e.g. a field beyond the reader's limit, written by hand
+            ledger.problems.append(Problem(number, "row", f"not a CSV row ({exc}; a text field holds at most "
+                                                           f"{MAX_TEXT_CHARS} characters)"))
+            continue
         if len(row) != len(FIELDS):
             ledger.problems.append(Problem(number, "row", f"{len(row)} columns, expected {len(FIELDS)}"))
             continue

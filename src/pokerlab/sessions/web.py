@@ -4,7 +4,9 @@ Reads: ``GET /sessions`` (the page) and ``GET /api/v1/sessions`` (:func:`dashboa
 grading: a page load never solves). Writes, only here and only with ``--sessions``:
 ``POST /api/v1/sessions`` (log a session: a JSON object of ledger fields) and
 ``POST /api/v1/sessions/exports?name=FILE`` (a dropped export: the raw bytes; it is saved
-under ``DATA_DIR/exports/``, imported and graded once, in the request).
+under ``DATA_DIR/exports/``, imported and graded once, in the request). Ledger writes, imports
+and grading run in the thread pool, never on the event loop: other requests are answered
+meanwhile (grading one export at a time).
 
 Every sessions route answers a loopback ``Host`` only (personal data; a DNS-rebound name is
 refused). Writes are refused unless they come from the page itself: an ``Origin`` (when sent)
@@ -12,22 +14,27 @@ must be the server's own, a logged session must be sent as
 ``application/json`` and an export with the ``X-Pokerlab-Upload`` header, so a web page on
 another origin cannot make the browser write (those requests need a preflight this server
 never grants). Errors: ``{"error": {"status", "message", "asked"}}``; a bad field is a 400
-naming it, a ledger holding a malformed row a 409 naming its line.
+naming it, a ledger holding a malformed row a 409 naming its line, a body over the limit
+(:data:`MAX_SESSION_BODY` for a session, :data:`MAX_UPLOAD` for an export) a 413 naming it,
+answered as soon as the limit is passed (memory stays bounded whatever is sent).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from pokerlab.io import compact_json_bytes
 
-MAX_UPLOAD = 64 << 20
+MAX_UPLOAD = 64 << 20  # bytes of one dropped export
+MAX_SESSION_BODY = 256 << 10  # bytes of one logged session's JSON: three full text fields fit, \u-escaped
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -35,6 +42,24 @@ def _host_name(host: str) -> str:
     if host.startswith("["):
         return host.split("]")[0] + "]"
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, read in chunks; ``BodyTooLarge`` as soon as it exceeds ``limit`` bytes
+    (before reading anything when ``Content-Length`` already says so), so memory stays bounded."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLarge
+    return bytes(body)
 
 
 def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike, static_dir: Path) -> list[Route]:
@@ -89,13 +114,16 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return error(415, "send the session as application/json", request)
         try:
-            body = await request.json()
+            body = json.loads(await read_body(request, MAX_SESSION_BODY))
+        except BodyTooLarge:
+            return error(413, f"a logged session is at most {MAX_SESSION_BODY >> 10} KiB of JSON", request)
         except ValueError:
             return error(400, "the body is not JSON", request)
         if not isinstance(body, dict):
             return error(400, "expected a JSON object of ledger fields", request)
-        try:
-            s = add_session(data_dir, {k: v for k, v in body.items() if v is not None and v != ""})
+        try:  # the ledger's lock and file I/O block: off the event loop
+            values = {k: v for k, v in body.items() if v is not None and v != ""}
+            s = await run_in_threadpool(add_session, data_dir, values)
         except LedgerError as exc:
             return error(409, str(exc), request)
         except ValueError as exc:
@@ -109,20 +137,26 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         if request.headers.get("x-pokerlab-upload") != "1":
             return error(400, "an export is sent with the X-Pokerlab-Upload: 1 header (the page does it)", request)
         name = request.query_params.get("name", "")
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPLOAD:
-                return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
         try:
+            body = await read_body(request, MAX_UPLOAD)
+        except BodyTooLarge:
+            return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
+        def save_and_grade() -> dict:
             path = save_export(data_dir, name, body)
             with grading:
-                summary = next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+                return next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+
+        try:  # import and grading take seconds for a large export: off the event loop, so other requests go on
+            summary = await run_in_threadpool(save_and_grade)
         except ValueError as exc:
             return error(400, str(exc), request)
-        return JSONResponse({"saved": path.name, "read": summary["read"], "imported": summary["imported"],
+        return JSONResponse({"saved": summary["name"], "read": summary["read"], "imported": summary["imported"],
                              "graded": summary.get("grade") is not None}, status_code=201)
 
-    return [Route("/sessions", page), Route("/api/v1/sessions", data, methods=["GET"]),
-            Route("/api/v1/sessions", log_session, methods=["POST"]),
+    async def sessions_api(request: Request) -> Response:  # one route: a 405 lists GET, HEAD and POST
+        if request.method == "POST":
+            return await log_session(request)
+        return await run_in_threadpool(data, request)
+
+    return [Route("/sessions", page), Route("/api/v1/sessions", sessions_api, methods=["GET", "POST"]),
             Route("/api/v1/sessions/exports", upload, methods=["POST"])]
