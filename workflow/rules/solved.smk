@@ -128,8 +128,8 @@ rule solved_postflop:
         board="[0-9]+",
     threads: 1  # jobs in parallel use the cores better than one solve's threads (same bytes on any count)
     resources:
-        mem_mb=6000,
-        runtime=180,
+        mem_mb=lambda w: SOLVED.max_memory_mb + 1000,
+        runtime=360,
     log:
         f"logs/solved/i{{k}}/postflop_{SPOT_FILE}_e{{rank}}_b{{board}}.log",
     script:

@@ -22,7 +22,7 @@ CHIP_FORMATS = ("cash", "mtt")
 MAX_BOARDS = 200  # flops per ending (fitting + held-out): far more than a measurement needs
 MAX_OUTER_ITERATIONS = 20
 MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
-                  "floor_weight", "outer_iterations", "damping")
+                  "floor_weight", "outer_iterations", "damping")  # max_memory_mb and tolerance change no table
 """The keys that decide a spot's measured table (``spots`` and ``tolerance`` do not)."""
 
 
@@ -56,6 +56,7 @@ class SolvedSettings:
     bet_trees: dict[str, BetTree]  # by pot type
     accuracy_pct_pot: float  # target exploitability of each postflop solve, % of the pot
     max_iterations: int  # postflop solver iterations at most
+    max_memory_mb: int  # the postflop solver refuses a tree that needs more
     floor_weight: float  # own reach given to a class a seat does not bring (so it gets a value too)
     outer_iterations: int  # rounds of postflop solves; the chart is solved once more under the last table
     damping: float  # table k+1 = table k + damping x (measured - table k)
@@ -102,6 +103,7 @@ class SolvedSettings:
             bet_trees={t: parse_bet_tree(trees[t], f"solved.bet_trees.{t}") for t in POT_TYPES},
             accuracy_pct_pot=float(_number(section, "accuracy_pct_pot", 1e-4, 100.0)),
             max_iterations=_number(section, "max_iterations", 1, 100_000, integer=True),
+            max_memory_mb=_number(section, "max_memory_mb", 100, 1_000_000, integer=True),
             floor_weight=float(_number(section, "floor_weight", 0.0, 1.0)),
             outer_iterations=_number(section, "outer_iterations", 1, MAX_OUTER_ITERATIONS, integer=True),
             damping=float(_number(section, "damping", 1e-3, 1.0)),
