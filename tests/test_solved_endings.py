@@ -290,3 +290,34 @@ def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
     moved = result(([0.5, 0.2], [0.5, 0.8]))
     assert strategy_change(same, same) == {"max_pp": 0.0, "mean_pp": 0.0}
     assert strategy_change(moved, same)["max_pp"] == pytest.approx(0.75 * 20.0)
+
+
+def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    spot = Spot("cash", 2, 30)
+    (tmp_path / "tables").mkdir()
+    folder = _table_folder(tmp_path / "tables", spot, random_corrections(build_tree(spot, SIZING), M, seed=6))
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "eq.npz", tmp_path / "eq.parquet")
+    script = (
+        "import sys\n"
+        "from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file\n"
+        "from pokerlab.preflop.spot import Spot\n"
+        f"settings = SolveSettings(checkpoints=(30, 60), model='solved', solved_tables={str(folder)!r},"
+        " solved_settings_sha256='s1')\n"
+        f"solve_spot_to_file(Spot('cash', 2, 30), {str(tmp_path / 'eq.npz')!r}, None, settings, sys.argv[1])\n")
+    outputs = []
+    for cores in (1, 2):
+        out = tmp_path / f"c{cores}" / "result.json"
+        out.parent.mkdir()
+        run = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "NUMBA_NUM_THREADS": str(cores)})
+        assert run.returncode == 0, run.stderr[-2000:]
+        outputs.append((out.read_bytes(), out.with_suffix(".npz").read_bytes()))
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0][0])["settings"]["postflop_model"] == "solved"
