@@ -19,6 +19,7 @@ from pokerlab.io import write_json_atomic
 from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
 from pokerlab.pushfold.headsup import HeadsUpSolution, solve_headsup
+from pokerlab.pushfold.headsup_combos import ComboDeal, HeadsUpComboSolution, solve_headsup_combos
 from pokerlab.pushfold.plots import range_heatmap
 
 FREQ_DECIMALS = 6
@@ -55,6 +56,40 @@ def headsup_document(sol: HeadsUpSolution) -> dict[str, Any]:
         "iterations": sol.iterations,
         "converged": sol.converged,
         "algorithm": "damped best response, per-class steps decaying on best-response reversals, linear average",
+        "code_version": __version__,
+    }
+
+
+def _combo_freq(vector: np.ndarray) -> dict[str, float]:
+    return {name: round(float(x), FREQ_DECIMALS) + 0.0 for name, x in zip(cards.COMBO_IDS, vector)}
+
+
+def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolution) -> dict[str, Any]:
+    """The JSON of a heads-up solve with card removal: per class (``sb_shove``/``bb_call``, the
+    combo-weighted mean over the class's combos) and per combo (``*_combos``, combo id ->
+    frequency), shares of the 1,326 combos, EVs, exploitability in the combo game, and the class
+    game's figures at the same spot (``class_game``) for comparison."""
+    return {
+        "game": _game_doc(sol.game),
+        "fee_preset": sol.game.fees.name,
+        "hands": "combos",
+        "sb_shove": _freq(sol.sb_shove_class),
+        "bb_call": _freq(sol.bb_call_class),
+        "sb_shove_share": _fig(sol.sb_shove_share),
+        "bb_call_share": _fig(sol.bb_call_share),
+        "sb_shove_combos": _combo_freq(sol.sb_shove),
+        "bb_call_combos": _combo_freq(sol.bb_call),
+        "seat_ev_bb": {k: _fig(v) for k, v in sol.seat_ev.items()},
+        "exploitability_bb": _fig(sol.exploitability_bb),
+        "exploitability_per_seat": {k: _fig(v) for k, v in sol.exploitability_per_seat.items()},
+        "iterations": sol.iterations,
+        "converged": sol.converged,
+        "polish_margin_bb": sol.polish_margin_bb,
+        "algorithm": "damped best response over the 1,326 combos with blocking, per-combo steps decaying on "
+                     "best-response reversals, linear average; indifference polish if it stops above the tolerance",
+        "class_game": {"sb_shove_share": _fig(class_sol.sb_shove_share), "bb_call_share": _fig(class_sol.bb_call_share),
+                       "seat_ev_bb": {k: _fig(v) for k, v in class_sol.seat_ev.items()},
+                       "exploitability_bb": _fig(class_sol.exploitability_bb)},
         "code_version": __version__,
     }
 
@@ -111,6 +146,29 @@ def write_headsup(game: PushFoldGame, table_path: str | os.PathLike, json_path: 
     return sol
 
 
+def write_headsup_combos(game: PushFoldGame, combo_table_path: str | os.PathLike, class_table_path: str | os.PathLike,
+                         json_path: str | os.PathLike, png_prefix: str | os.PathLike | None = None,
+                         tolerance_bb: float = 1e-6) -> HeadsUpComboSolution:
+    """Solve a heads-up spot with card removal from the combo table, and the class game from the
+    169 table beside it; write the JSON (and, with ``png_prefix``, the per-class charts
+    ``<prefix>_sb_shove.png`` and ``<prefix>_bb_call.png``)."""
+    from pokerlab.equity_combos import load_combo_table
+
+    class_table = load_equity_table(class_table_path)
+    deal = ComboDeal.full_deck(load_combo_table(combo_table_path).equity)
+    sol = solve_headsup_combos(game, deal, tolerance_bb=tolerance_bb)
+    if not sol.converged:
+        raise ValueError(f"heads-up {game.depth_bb:g}bb with card removal: exploitability {sol.exploitability_bb:.3g}bb "
+                         f"did not reach {tolerance_bb:g}bb")
+    class_sol = solve_headsup(game, class_table.equity, tolerance_bb=tolerance_bb)
+    write_json_atomic(json_path, headsup_combos_document(sol, class_sol))
+    if png_prefix is not None:
+        tag = f"HU {game.depth_bb:g}bb, card removal, fees {game.fees.name}"
+        range_heatmap(sol.sb_shove_class, f"SB shove, {tag}", f"{png_prefix}_sb_shove.png")
+        range_heatmap(sol.bb_call_class, f"BB call vs shove, {tag}", f"{png_prefix}_bb_call.png")
+    return sol
+
+
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
                   png_dir: str | os.PathLike | None = None, checkpoint: str | os.PathLike | None = None,
                   warm_path: str | os.PathLike | None = None, progress=None) -> FourMaxSolution:
@@ -127,9 +185,16 @@ def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.P
     return sol
 
 
-def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None):
+def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None,
+                           combo_table_path=None):
     """One push/fold spot as configured by the ``pushfold`` config section (the workflow's
-    entry point): heads-up with ``png`` a path prefix, 4-max with ``png`` a folder."""
+    entry point): heads-up with ``png`` a path prefix (with card removal, as configured by
+    ``headsup_combos``, when ``combo_table_path`` is given), 4-max with ``png`` a folder."""
+    if seats == 2 and combo_table_path is not None:
+        cfg = section["headsup_combos"]
+        game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])
+        return write_headsup_combos(game, combo_table_path, table_path, json_path, png_prefix=png,
+                                    tolerance_bb=cfg["tolerance_bb"])
     if seats == 2:
         cfg = section["headsup"]
         game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])
