@@ -144,3 +144,22 @@ def test_bad_input(reduced_deal):
         ComboDeal(reduced_deal.joint * 2, reduced_deal.equity, reduced_deal.combo_class)
     with pytest.raises(ValueError, match="expected \\(1326, 1326\\)"):
         ComboDeal.full_deck(reduced_deal.equity)
+
+
+@pytest.mark.slow
+def test_full_deck_against_the_linear_program_and_hrc():
+    """The real game (the whole combo table, minutes to build): the solver's profile is exact,
+    its values are the LP's, and its shares are HRC's published aggregates (within 0.01 pp: they
+    print two decimals)."""
+    from pokerlab.equity_combos import BOARDS_PER_PAIR
+    from pokerlab.pushfold.plots import HRC_HEADSUP_SHARES
+
+    wins, ties = exact_combo_counts()
+    deal = ComboDeal.full_deck((wins + 0.5 * ties) / BOARDS_PER_PAIR)
+    for depth, (shove, call) in HRC_HEADSUP_SHARES.items():
+        game = PushFoldGame(2, depth, "none")
+        sol = solve_headsup_combos(game, deal)
+        assert sol.exploitability_bb <= 1e-12
+        lp_sb, _, lp_bb, _ = _linear_programs(game, deal)
+        assert sol.seat_ev["SB"] == pytest.approx(lp_sb, abs=1e-6) and sol.seat_ev["BB"] == pytest.approx(lp_bb, abs=1e-6)
+        assert sol.sb_shove_share == pytest.approx(shove, abs=1e-4) and sol.bb_call_share == pytest.approx(call, abs=1e-4)

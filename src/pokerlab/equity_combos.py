@@ -267,3 +267,34 @@ def load_combo_table(path: str | os.PathLike) -> ComboEquityTable:
         raise ValueError(f"combo equity table {path}: wins + ties + losses is not {BOARDS_PER_PAIR} on every "
                          f"pair (or ties are not symmetric); {REBUILD_HINT}")
     return ComboEquityTable(wins.astype(np.int32), ties.astype(np.int32))
+
+
+def crosscheck_combos(table: ComboEquityTable, n_pairs: int, seed: int, class_table=None, class_mode: str = "sampled",
+                      processes: int = 1):
+    """eval7's enumeration of all 1,712,304 boards for ``n_pairs`` random non-colliding combo
+    pairs (seeded) against the table's counts, one row per pair (``match`` is exact equality),
+    and, given the 169 table, the largest gap between its cells and the combo-weighted class
+    means (``ValueError`` past 1e-12 when ``class_mode`` is ``exact``). Returns (rows, class gap)."""
+    import pandas as pd
+
+    from pokerlab.equity_check import _run_orbits
+
+    rng = np.random.default_rng(seed)
+    collide = collision_mask()
+    pairs: list[tuple[int, int]] = []
+    while len(pairs) < n_pairs:
+        h, v = (int(x) for x in rng.integers(0, C.N_COMBOS, size=2))
+        if not collide[h, v]:
+            pairs.append((h, v))
+    jobs = [((*C.COMBO_CARDS[h].tolist(), *C.COMBO_CARDS[v].tolist()), 1) for h, v in pairs]
+    rows = []
+    for (h, v), (w, t, n) in zip(pairs, _run_orbits(jobs, processes)):
+        table_counts = (int(table.wins[h, v]), int(table.ties[h, v]), int(table.wins[v, h]))
+        rows.append({"hero": C.combo_id(h), "villain": C.combo_id(v), "eval7_wins": w, "eval7_ties": t,
+                     "eval7_losses": n - w - t, "table_wins": table_counts[0], "table_ties": table_counts[1],
+                     "table_losses": table_counts[2], "match": table_counts == (w, t, n - w - t)})
+    gap = None
+    if class_table is not None:
+        gap = check_against_class_table(table, class_table.win, class_table.tie,
+                                        atol=1e-12 if class_mode == "exact" else np.inf)
+    return pd.DataFrame.from_records(rows), gap

@@ -15,12 +15,12 @@ import numpy as np
 
 from pokerlab import __version__, cards
 from pokerlab.equity import load_equity_table
-from pokerlab.io import write_json_atomic
+from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
 from pokerlab.pushfold.headsup import HeadsUpSolution, solve_headsup
 from pokerlab.pushfold.headsup_combos import ComboDeal, HeadsUpComboSolution, solve_headsup_combos
-from pokerlab.pushfold.plots import range_heatmap
+from pokerlab.pushfold.plots import HRC_HEADSUP_SHARES, range_heatmap, shares_by_depth
 
 FREQ_DECIMALS = 6
 FIGURE_DECIMALS = 10
@@ -167,6 +167,31 @@ def write_headsup_combos(game: PushFoldGame, combo_table_path: str | os.PathLike
         range_heatmap(sol.sb_shove_class, f"SB shove, {tag}", f"{png_prefix}_sb_shove.png")
         range_heatmap(sol.bb_call_class, f"BB call vs shove, {tag}", f"{png_prefix}_bb_call.png")
     return sol
+
+
+def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, png_path: str | os.PathLike) -> None:
+    """One row per depth of the card-removal solves (shares with and without card removal,
+    exploitability, polish) as CSV, and the shares against depth as a PNG beside HRC's figures."""
+    import pandas as pd
+
+    rows = []
+    for path in json_paths:
+        doc = json.loads(Path(path).read_text())
+        rows.append({"depth_bb": doc["game"]["depth_bb"], "ante_bb": doc["game"]["ante_bb"],
+                     "sb_shove_share": doc["sb_shove_share"], "bb_call_share": doc["bb_call_share"],
+                     "class_sb_shove_share": doc["class_game"]["sb_shove_share"],
+                     "class_bb_call_share": doc["class_game"]["bb_call_share"],
+                     "exploitability_bb": doc["exploitability_bb"], "polish_margin_bb": doc["polish_margin_bb"],
+                     "fees": doc["fee_preset"]})
+    table = pd.DataFrame.from_records(rows).sort_values("depth_bb")
+    with atomic_path(csv_path) as tmp:
+        table.to_csv(tmp, index=False, float_format="%.10g")
+    comparable = (table["ante_bb"] == 0).all() and (table["fees"] == "none").all()  # HRC's figures: chip EV, no ante
+    shares_by_depth(table["depth_bb"].tolist(),
+                    {"sb_shove": table["sb_shove_share"].tolist(), "bb_call": table["bb_call_share"].tolist()},
+                    {"sb_shove": table["class_sb_shove_share"].tolist(), "bb_call": table["class_bb_call_share"].tolist()},
+                    "Heads-up push/fold: with and without card removal", png_path,
+                    reference=HRC_HEADSUP_SHARES if comparable else None)
 
 
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
