@@ -88,9 +88,10 @@ def _linear_programs(game, deal):
     return res_sb.fun, res_sb.x[n:], res_bb.fun, res_bb.x[n:]
 
 
-@pytest.mark.parametrize("depth, fees", [(3, "none"), (10, "none"), (15, "none"), (8, "coinpoker")])
-def test_reduced_deck_against_linear_programs(reduced_deal, depth, fees):
-    game = PushFoldGame(2, depth, fees)
+@pytest.mark.parametrize("depth, fees, ante", [(3, "none", 0.0), (10, "none", 0.0), (15, "none", 0.0), (12, "none", 1.0),
+                                               (8, "coinpoker", 0.0)])
+def test_reduced_deck_against_linear_programs(reduced_deal, depth, fees, ante):
+    game = PushFoldGame(2, depth, fees, ante)
     sol = solve_headsup_combos(game, reduced_deal, tolerance_bb=1e-6, max_iterations=300_000)
     assert sol.converged
     sb_value, bb_value, sb_gain, bb_gain = _brute_force(game, reduced_deal, sol.sb_shove, sol.bb_call)
