@@ -14,6 +14,7 @@ from pokerlab.equity_combos import collision_mask, exact_combo_counts
 from pokerlab.pushfold.fees import PushFoldGame
 from pokerlab.pushfold.headsup import solve_headsup
 from pokerlab.pushfold.headsup_combos import ComboDeal, solve_headsup_combos
+from pokerlab.pushfold.io import headsup_combos_document
 
 REDUCED_RANKS = "AK952"  # 20 cards, 190 combos
 
@@ -136,6 +137,10 @@ def test_a_deal_that_ignores_blocking_reproduces_the_class_game(equity_table):
         np.testing.assert_allclose(combo.sb_shove_class[pure], cls.sb_shove[pure], atol=1e-3)
         pure = (np.minimum(cls.bb_call, 1 - cls.bb_call) < 1e-4) & (np.abs(cls.bb_call_ev - cls.bb_fold_ev) > 1e-3)
         np.testing.assert_allclose(combo.bb_call_class[pure], cls.bb_call[pure], atol=1e-3)
+        # the class chart played combo by combo in this game is the class game itself
+        doc = headsup_combos_document(combo, cls)["class_game"]
+        for seat, gain in cls.exploitability_per_seat.items():
+            assert doc["exploitability_in_combo_game_per_seat"][seat] == pytest.approx(gain, abs=1e-9)
 
 
 def test_bad_input(reduced_deal):

@@ -18,8 +18,9 @@ from pokerlab.equity import load_equity_table
 from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
-from pokerlab.pushfold.headsup import HeadsUpSolution, solve_headsup
-from pokerlab.pushfold.headsup_combos import ComboDeal, HeadsUpComboSolution, solve_headsup_combos
+from pokerlab.pushfold.headsup import HeadsUpPayoffs, HeadsUpSolution, solve_headsup
+from pokerlab.pushfold.headsup_combos import (ComboDeal, HeadsUpComboSolution, evaluate_combo_profile,
+                                             solve_headsup_combos)
 from pokerlab.pushfold.plots import HRC_HEADSUP_SHARES, range_heatmap, shares_by_depth
 
 FREQ_DECIMALS = 6
@@ -68,7 +69,11 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
     """The JSON of a heads-up solve with card removal: per class (``sb_shove``/``bb_call``, the
     combo-weighted mean over the class's combos) and per combo (``*_combos``, combo id ->
     frequency), shares of the 1,326 combos, EVs, exploitability in the combo game, and the class
-    game's figures at the same spot (``class_game``) for comparison."""
+    game's figures at the same spot (``class_game``) for comparison, with the class chart's
+    exploitability when it is played in the combo game (each combo plays its class's frequency)."""
+    _, _, class_in_combo = evaluate_combo_profile(HeadsUpPayoffs.of(sol.game), sol.deal,
+                                                  class_sol.sb_shove[sol.deal.combo_class],
+                                                  class_sol.bb_call[sol.deal.combo_class])
     return {
         "game": _game_doc(sol.game),
         "fee_preset": sol.game.fees.name,
@@ -89,7 +94,9 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
                      "best-response reversals, linear average; indifference polish if it stops above the tolerance",
         "class_game": {"sb_shove_share": _fig(class_sol.sb_shove_share), "bb_call_share": _fig(class_sol.bb_call_share),
                        "seat_ev_bb": {k: _fig(v) for k, v in class_sol.seat_ev.items()},
-                       "exploitability_bb": _fig(class_sol.exploitability_bb)},
+                       "exploitability_bb": _fig(class_sol.exploitability_bb),
+                       "exploitability_in_combo_game_bb": _fig(max(class_in_combo.values())),
+                       "exploitability_in_combo_game_per_seat": {k: _fig(v) for k, v in class_in_combo.items()}},
         "code_version": __version__,
     }
 
@@ -181,6 +188,7 @@ def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, 
                      "sb_shove_share": doc["sb_shove_share"], "bb_call_share": doc["bb_call_share"],
                      "class_sb_shove_share": doc["class_game"]["sb_shove_share"],
                      "class_bb_call_share": doc["class_game"]["bb_call_share"],
+                     "class_chart_exploitability_in_combo_game_bb": doc["class_game"]["exploitability_in_combo_game_bb"],
                      "exploitability_bb": doc["exploitability_bb"], "polish_margin_bb": doc["polish_margin_bb"],
                      "fees": doc["fee_preset"]})
     table = pd.DataFrame.from_records(rows).sort_values("depth_bb")
