@@ -185,11 +185,6 @@ class ComboEquityTable:
     ties: np.ndarray  # (1326, 1326) int32
 
     @property
-    def live(self) -> np.ndarray:
-        """(1326, 1326) bool: the pair can be dealt (no shared card)."""
-        return ~collision_mask()
-
-    @property
     def win(self) -> np.ndarray:
         """Win probability over the boards (float64; 0 where the hands collide)."""
         return self.wins / BOARDS_PER_PAIR
