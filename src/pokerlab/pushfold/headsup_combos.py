@@ -10,7 +10,7 @@ share a card (``1 / (1326 * 1225)``), and the showdown equity is the combo table
 equities constant over each class pair.
 
 Written as a game over two vectors, ``x[h] = P(shove | h)`` and ``y[v] = P(call | v, shove)``,
-with ``p[h] = sum_v J[h, v]`` and ``r[v] = sum_h J[h, v]``:
+with ``p[h] = sum_v J[h, v]``:
 
     SB advantage of shoving over folding, times p[h]:
         a[h] = p[h] (steal - fold_sb) + (G @ y)[h],  G[h, v] = J[h, v] (sd_sb - steal + award EQ[h, v])
@@ -270,9 +270,9 @@ def solve_headsup_combos(game: PushFoldGame, deal: ComboDeal, tolerance_bb: floa
 
     The damped best response (same start and step rule as
     :func:`~pokerlab.pushfold.headsup.solve_headsup`) runs to ``tolerance_bb``; :func:`polish` is
-    tried at each of :data:`POLISH_MARGINS_BB` in turn, each on the best profile so far. Until a polished profile is exact
-    (:data:`EXACT_BB`), the iteration continues from where it stopped to a tolerance ten times
-    smaller, ``refinements`` times, each followed by the polish. A tolerance of 1e-6 bb/hand
+    tried at each of :data:`POLISH_MARGINS_BB` in turn, each on the best profile so far. Until a
+    polished profile is exact (:data:`EXACT_BB`), the iteration continues from where it stopped
+    to a tolerance ten times smaller, ``refinements`` times, each followed by the polish. A tolerance of 1e-6 bb/hand
     leaves a single combo's EV free by about 1e-6 x 1,326 bb, enough to move a share by a few
     hundredths of a point; the exact profile pins it. The least exploitable profile is returned.
     """

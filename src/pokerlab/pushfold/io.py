@@ -91,7 +91,7 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
         "converged": sol.converged,
         "polish_margin_bb": sol.polish_margin_bb,
         "algorithm": "damped best response over the 1,326 combos with blocking, per-combo steps decaying on "
-                     "best-response reversals, linear average; indifference polish if it stops above the tolerance",
+                     "best-response reversals, linear average; then an indifference polish towards the exact equilibrium",
         "class_game": {"sb_shove_share": _fig(class_sol.sb_shove_share), "bb_call_share": _fig(class_sol.bb_call_share),
                        "seat_ev_bb": {k: _fig(v) for k, v in class_sol.seat_ev.items()},
                        "exploitability_bb": _fig(class_sol.exploitability_bb),
