@@ -71,3 +71,41 @@ rule equity_verify:
 
 localrules:
     equity_verify,
+
+
+# The exact 1,326 x 1,326 hand-against-hand table (card removal at the combo level): a few
+# minutes on 2 cores, built once for the push/fold solver with card removal.
+rule equity_combos:
+    output:
+        npz="results/equity/equity_1326.npz",
+    priority: 10
+    threads: 64
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    log:
+        "logs/equity/equity_combos.log",
+    benchmark:
+        "logs/benchmarks/equity_combos.tsv"
+    script:
+        "../scripts/equity_combos.py"
+
+
+rule equity_combos_crosscheck:
+    input:
+        combos="results/equity/equity_1326.npz",
+        classes="results/equity/equity_169.npz",
+    output:
+        csv="results/equity/crosscheck_1326.csv",
+    params:
+        pairs=config["equity"].get("combos", {}).get("crosscheck_pairs", 8),
+        seed=config["equity"].get("combos", {}).get("crosscheck_seed", 0),
+        mode=config["equity"]["mode"],
+    threads: 2
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    log:
+        "logs/equity/equity_combos_crosscheck.log",
+    script:
+        "../scripts/equity_combos_crosscheck.py"

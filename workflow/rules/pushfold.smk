@@ -3,12 +3,21 @@
 
 
 def pushfold_headsup_paths():
-    """JSON and heatmaps of every heads-up depth listed under pushfold.headsup.depths."""
+    """JSON and heatmaps of every heads-up depth listed under pushfold.headsup.depths (and, when
+    pushfold.headsup_combos is configured, the card-removal solves' summary, which needs them all)."""
     out = []
     for depth in config["pushfold"]["headsup"]["depths"]:
         stem = f"results/pushfold/hu/{depth_label(depth)}bb"
         out += [f"{stem}.json", f"{stem}_sb_shove.png", f"{stem}_bb_call.png"]
+    if "headsup_combos" in config["pushfold"]:
+        out += ["results/pushfold/hu_combos/summary.csv", "results/pushfold/hu_combos/shares.png",
+                "results/equity/crosscheck_1326.csv"]
     return out
+
+
+def pushfold_headsup_combos_jsons():
+    return [f"results/pushfold/hu_combos/{depth_label(d)}bb.json"
+            for d in config["pushfold"].get("headsup_combos", {}).get("depths", [])]
 
 
 rule pushfold_headsup:
@@ -34,6 +43,49 @@ rule pushfold_headsup:
         "logs/benchmarks/pushfold/hu_{depth}bb.tsv"
     script:
         "../scripts/pushfold.py"
+
+
+# Heads-up with card removal: the 1,326 combos of each seat, blocking between them (and the class
+# game beside it for comparison); per-class frequencies are the combo-weighted means.
+rule pushfold_headsup_combos:
+    input:
+        table="results/equity/equity_169.npz",
+        combos="results/equity/equity_1326.npz",
+    output:
+        json="results/pushfold/hu_combos/{depth}bb.json",
+        sb_png="results/pushfold/hu_combos/{depth}bb_sb_shove.png",
+        bb_png="results/pushfold/hu_combos/{depth}bb_bb_call.png",
+    params:
+        section=config["pushfold"],
+        seats=2,
+        png="results/pushfold/hu_combos/{depth}bb",
+        checkpoint=None,
+    wildcard_constraints:
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    benchmark:
+        "logs/benchmarks/pushfold/hu_combos_{depth}bb.tsv"
+    script:
+        "../scripts/pushfold.py"
+
+
+rule pushfold_headsup_combos_summary:
+    input:
+        pushfold_headsup_combos_jsons(),
+    output:
+        csv="results/pushfold/hu_combos/summary.csv",
+        png="results/pushfold/hu_combos/shares.png",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    run:
+        from pokerlab.pushfold.io import write_headsup_combos_summary
+
+        write_headsup_combos_summary(list(input), output.csv, output.png)
 
 
 rule pushfold_fourmax_spot:

@@ -10,4 +10,5 @@ write_spot_from_config(
     json_path=snakemake.output.json,  # noqa: F821
     png=snakemake.params.png,  # noqa: F821
     checkpoint=snakemake.params.checkpoint,  # noqa: F821
+    combo_table_path=snakemake.input.get("combos"),  # noqa: F821 (set by rule pushfold_headsup_combos)
 )

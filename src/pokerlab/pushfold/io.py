@@ -15,11 +15,13 @@ import numpy as np
 
 from pokerlab import __version__, cards
 from pokerlab.equity import load_equity_table
-from pokerlab.io import write_json_atomic
+from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
-from pokerlab.pushfold.headsup import HeadsUpSolution, solve_headsup
-from pokerlab.pushfold.plots import range_heatmap
+from pokerlab.pushfold.headsup import HeadsUpPayoffs, HeadsUpSolution, solve_headsup
+from pokerlab.pushfold.headsup_combos import (ComboDeal, HeadsUpComboSolution, evaluate_combo_profile,
+                                             solve_headsup_combos)
+from pokerlab.pushfold.plots import HRC_HEADSUP_SHARES, range_heatmap, shares_by_depth
 
 FREQ_DECIMALS = 6
 FIGURE_DECIMALS = 10
@@ -55,6 +57,46 @@ def headsup_document(sol: HeadsUpSolution) -> dict[str, Any]:
         "iterations": sol.iterations,
         "converged": sol.converged,
         "algorithm": "damped best response, per-class steps decaying on best-response reversals, linear average",
+        "code_version": __version__,
+    }
+
+
+def _combo_freq(vector: np.ndarray) -> dict[str, float]:
+    return {name: round(float(x), FREQ_DECIMALS) + 0.0 for name, x in zip(cards.COMBO_IDS, vector)}
+
+
+def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolution) -> dict[str, Any]:
+    """The JSON of a heads-up solve with card removal: per class (``sb_shove``/``bb_call``, the
+    combo-weighted mean over the class's combos) and per combo (``*_combos``, combo id ->
+    frequency), shares of the 1,326 combos, EVs, exploitability in the combo game, and the class
+    game's figures at the same spot (``class_game``) for comparison, with the class chart's
+    exploitability when it is played in the combo game (each combo plays its class's frequency)."""
+    _, _, class_in_combo = evaluate_combo_profile(HeadsUpPayoffs.of(sol.game), sol.deal,
+                                                  class_sol.sb_shove[sol.deal.combo_class],
+                                                  class_sol.bb_call[sol.deal.combo_class])
+    return {
+        "game": _game_doc(sol.game),
+        "fee_preset": sol.game.fees.name,
+        "hands": "combos",
+        "sb_shove": _freq(sol.sb_shove_class),
+        "bb_call": _freq(sol.bb_call_class),
+        "sb_shove_share": _fig(sol.sb_shove_share),
+        "bb_call_share": _fig(sol.bb_call_share),
+        "sb_shove_combos": _combo_freq(sol.sb_shove),
+        "bb_call_combos": _combo_freq(sol.bb_call),
+        "seat_ev_bb": {k: _fig(v) for k, v in sol.seat_ev.items()},
+        "exploitability_bb": _fig(sol.exploitability_bb),
+        "exploitability_per_seat": {k: _fig(v) for k, v in sol.exploitability_per_seat.items()},
+        "iterations": sol.iterations,
+        "converged": sol.converged,
+        "polish_margin_bb": sol.polish_margin_bb,
+        "algorithm": "damped best response over the 1,326 combos with blocking, per-combo steps decaying on "
+                     "best-response reversals, linear average; then an indifference polish towards the exact equilibrium",
+        "class_game": {"sb_shove_share": _fig(class_sol.sb_shove_share), "bb_call_share": _fig(class_sol.bb_call_share),
+                       "seat_ev_bb": {k: _fig(v) for k, v in class_sol.seat_ev.items()},
+                       "exploitability_bb": _fig(class_sol.exploitability_bb),
+                       "exploitability_in_combo_game_bb": _fig(max(class_in_combo.values())),
+                       "exploitability_in_combo_game_per_seat": {k: _fig(v) for k, v in class_in_combo.items()}},
         "code_version": __version__,
     }
 
@@ -111,6 +153,55 @@ def write_headsup(game: PushFoldGame, table_path: str | os.PathLike, json_path: 
     return sol
 
 
+def write_headsup_combos(game: PushFoldGame, combo_table_path: str | os.PathLike, class_table_path: str | os.PathLike,
+                         json_path: str | os.PathLike, png_prefix: str | os.PathLike | None = None,
+                         tolerance_bb: float = 1e-6) -> HeadsUpComboSolution:
+    """Solve a heads-up spot with card removal from the combo table, and the class game from the
+    169 table beside it; write the JSON (and, with ``png_prefix``, the per-class charts
+    ``<prefix>_sb_shove.png`` and ``<prefix>_bb_call.png``)."""
+    from pokerlab.equity_combos import load_combo_table
+
+    class_table = load_equity_table(class_table_path)
+    deal = ComboDeal.full_deck(load_combo_table(combo_table_path).equity)
+    sol = solve_headsup_combos(game, deal, tolerance_bb=tolerance_bb)
+    if not sol.converged:
+        raise ValueError(f"heads-up {game.depth_bb:g}bb with card removal: exploitability {sol.exploitability_bb:.3g}bb "
+                         f"did not reach {tolerance_bb:g}bb")
+    class_sol = solve_headsup(game, class_table.equity, tolerance_bb=tolerance_bb)
+    write_json_atomic(json_path, headsup_combos_document(sol, class_sol))
+    if png_prefix is not None:
+        tag = f"HU {game.depth_bb:g}bb, card removal, fees {game.fees.name}"
+        range_heatmap(sol.sb_shove_class, f"SB shove, {tag}", f"{png_prefix}_sb_shove.png")
+        range_heatmap(sol.bb_call_class, f"BB call vs shove, {tag}", f"{png_prefix}_bb_call.png")
+    return sol
+
+
+def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, png_path: str | os.PathLike) -> None:
+    """One row per depth of the card-removal solves (shares with and without card removal,
+    exploitability, polish) as CSV, and the shares against depth as a PNG beside HRC's figures."""
+    import pandas as pd
+
+    rows = []
+    for path in json_paths:
+        doc = json.loads(Path(path).read_text())
+        rows.append({"depth_bb": doc["game"]["depth_bb"], "ante_bb": doc["game"]["ante_bb"],
+                     "sb_shove_share": doc["sb_shove_share"], "bb_call_share": doc["bb_call_share"],
+                     "class_sb_shove_share": doc["class_game"]["sb_shove_share"],
+                     "class_bb_call_share": doc["class_game"]["bb_call_share"],
+                     "class_chart_exploitability_in_combo_game_bb": doc["class_game"]["exploitability_in_combo_game_bb"],
+                     "exploitability_bb": doc["exploitability_bb"], "polish_margin_bb": doc["polish_margin_bb"],
+                     "fees": doc["fee_preset"]})
+    table = pd.DataFrame.from_records(rows).sort_values("depth_bb")
+    with atomic_path(csv_path) as tmp:
+        table.to_csv(tmp, index=False, float_format="%.10g")
+    comparable = (table["ante_bb"] == 0).all() and (table["fees"] == "none").all()  # HRC's figures: chip EV, no ante
+    shares_by_depth(table["depth_bb"].tolist(),
+                    {"sb_shove": table["sb_shove_share"].tolist(), "bb_call": table["bb_call_share"].tolist()},
+                    {"sb_shove": table["class_sb_shove_share"].tolist(), "bb_call": table["class_bb_call_share"].tolist()},
+                    "Heads-up push/fold: with and without card removal", png_path,
+                    reference=HRC_HEADSUP_SHARES if comparable else None)
+
+
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
                   png_dir: str | os.PathLike | None = None, checkpoint: str | os.PathLike | None = None,
                   warm_path: str | os.PathLike | None = None, progress=None) -> FourMaxSolution:
@@ -127,9 +218,16 @@ def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.P
     return sol
 
 
-def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None):
+def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None,
+                           combo_table_path=None):
     """One push/fold spot as configured by the ``pushfold`` config section (the workflow's
-    entry point): heads-up with ``png`` a path prefix, 4-max with ``png`` a folder."""
+    entry point): heads-up with ``png`` a path prefix (with card removal, as configured by
+    ``headsup_combos``, when ``combo_table_path`` is given), 4-max with ``png`` a folder."""
+    if seats == 2 and combo_table_path is not None:
+        cfg = section["headsup_combos"]
+        game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])
+        return write_headsup_combos(game, combo_table_path, table_path, json_path, png_prefix=png,
+                                    tolerance_bb=cfg["tolerance_bb"])
     if seats == 2:
         cfg = section["headsup"]
         game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])

@@ -35,3 +35,35 @@ def range_heatmap(frequency: np.ndarray, title: str, path: str | os.PathLike) ->
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png", metadata={"Software": None})
     plt.close(fig)
+
+
+HRC_HEADSUP_SHARES = {10.0: (0.5829, 0.3738), 15.0: (0.4566, 0.2855)}
+"""HoldemResources' heads-up push/fold Nash chart (computed with card removal), aggregated from
+its published raw data: share of the 1,326 combos the SB shoves and the BB calls, chip EV, no
+ante, by depth in bb."""
+
+
+def shares_by_depth(depths, combos: dict[str, list[float]], classes: dict[str, list[float]],
+                    title: str, path: str | os.PathLike, reference: dict | None = None) -> None:
+    """Write a PNG of the SB shove and BB call shares (percent of deals) against depth, with card
+    removal (solid) and without (dashed), and the reference points (e.g. :data:`HRC_HEADSUP_SHARES`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+    for key, color, label in (("sb_shove", "tab:red", "SB shove"), ("bb_call", "tab:blue", "BB call")):
+        ax.plot(depths, 100 * np.asarray(combos[key]), "-o", color=color, ms=3, label=f"{label}, card removal (combos)")
+        ax.plot(depths, 100 * np.asarray(classes[key]), "--", color=color, alpha=0.6, label=f"{label}, classes")
+    for i, (depth, shares) in enumerate(sorted((reference or {}).items())):
+        ax.plot([depth, depth], [100 * shares[0], 100 * shares[1]], "k*", ms=9, label="HRC (published)" if i == 0 else None)
+    ax.set_xlabel("effective stack (bb)")
+    ax.set_ylabel("share of the 1,326 combos (%)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", metadata={"Software": None})
+    plt.close(fig)
