@@ -20,6 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
+@pytest.fixture(autouse=True)
+def _in_the_checkout(monkeypatch):
+    """The config's paths are relative to the workflow's directory, here the checkout."""
+    monkeypatch.chdir(ROOT)
+
+
 @pytest.mark.parametrize("depth, label", [(10, "10"), (12.5, "12.5"), (100.0, "100"), (0.001 + 2, "2.001"),
                                           (123456, "123456"), (2.00001, "2.00001")])
 def test_depth_labels_that_round_trip(depth, label):
@@ -179,3 +185,105 @@ def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(
     assert result.read_text() == '{"status": "shipped"}\n'
     message = out.stderr + out.stdout
     assert "equity table results/equity/equity_169.npz: unreadable" in message and "delete it and re-run" in message
+
+
+# --- every file the config names is read and checked when the workflow loads -----------------
+
+GOOD_CONSTANTS = {"constants": {"a": 1.375, "b": -0.02, "c2": 0.0175, "cap": 0.07}}
+
+
+def _constants_text(**change):
+    import json
+
+    doc = copy.deepcopy(GOOD_CONSTANTS)
+    for key, value in change.items():
+        if value is None:
+            del doc["constants"][key]
+        else:
+            doc["constants"][key] = value
+    return json.dumps(doc)  # NaN is written as the bare token NaN, which Python's json reads back
+
+
+FILE_CASES = {
+    "sizing is /etc/passwd": ({"solve.sizing": "/etc/passwd"}, {}, "config solve.sizing: /etc/passwd: "),
+    "sizing missing": ({"solve.sizing": "nope.yaml"}, {}, "config solve.sizing: nope.yaml: "),
+    "payouts is /etc/passwd": ({"icm": {"payouts": "/etc/passwd"}}, {}, "config icm.payouts: /etc/passwd: "),
+    "constants garbage": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": "garbage{"},
+                          "config solve.postflop.file: c.json: "),
+    "constants cap 0.9": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(cap=0.9)},
+                          "config solve.postflop.file: c.json: postflop model cap: 0.9 must be in [0, 0.5)"),
+    "constants a -1": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(a=-1)},
+                       "config solve.postflop.file: c.json: postflop model a: -1 must be > 0"),
+    "constants NaN": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(b=float("nan"))},
+                      "config solve.postflop.file: c.json: postflop model b: nan is not a finite number"),
+    "constants missing key": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(c2=None)},
+                              "config solve.postflop.file: c.json: "),
+    "constants file missing": ({"solve.postflop": {"source": "file", "file": "gone.json"}}, {},
+                               "config solve.postflop.file: gone.json: "),
+    "class table missing": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2", "class_table": "/nope.tsv"}},
+                            {}, "config solve.postflop.class_table: /nope.tsv: "),
+    "class table missing, model v1": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "class_table": "/nope.tsv"}},
+                                      {}, "config solve.postflop.class_table: /nope.tsv: "),
+    "class table garbage": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2", "class_table": "t.tsv"}},
+                            {"t.tsv": "\x00\xff garbage\n1\t2\n"}, "config solve.postflop.class_table: t.tsv: "),
+}
+
+
+def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
+    """The default config with ``overlay`` applied, its paths made absolute under ``root`` (the
+    workflow's directory), and ``files`` written there."""
+    for name, text in files.items():
+        (root / name).write_text(text)
+    config = _config(**{k: v for k, v in overlay.items() if "." in k})
+    config.update({k: v for k, v in overlay.items() if "." not in k})
+    return config
+
+
+@pytest.mark.parametrize("case", FILE_CASES)
+def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_path, monkeypatch, case):
+    """Reliability round two, R15: these passed the load and failed inside the solve job."""
+    overlay, files, message = FILE_CASES[case]
+    for name in ("config",):
+        (tmp_path / name).symlink_to(ROOT / name)
+    monkeypatch.chdir(tmp_path)  # the workflow reads paths relative to its working directory
+    config = _overlaid(tmp_path, overlay, files)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_config(config)
+
+
+def test_the_files_of_the_shipped_configs_pass():
+    check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
+                                              "class_table": "config/postflop-class-table.tsv"}}))
+    # a class table the fitting run has still to write is not there yet: the workflow makes it first
+    check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
+                                              "class_table": "results/fit/class_table.tsv"}}))
+
+
+@pytest.mark.parametrize("case", ["sizing is /etc/passwd", "constants cap 0.9", "class table missing"])
+def test_bad_config_stops_the_workflow_at_load_and_keeps_existing_results(tmp_path, case):
+    """R15: with these overlays `snakemake` passed the dry run, ran the solve job, which failed,
+    and Snakemake deleted the spot's existing result.json and result.npz."""
+    overlay, files, message = FILE_CASES[case]
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
+    over = {"equity": {"mode": "sampled", "samples": 100}, "sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}
+    for key, value in overlay.items():
+        section, _, name = key.partition(".")
+        over.setdefault(section, {}).update({name: value} if name else value)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(over))
+    target = "results/solves/cash/2max/5bb/result.json"
+    kept = {target: '{"status": "shipped"}\n', target.replace(".json", ".npz"): "arrays"}
+    for path, text in kept.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    for args in (["-n", "--forceall"], ["--cores", "1", "--forceall"]):
+        out = subprocess.run([sys.executable, "-m", "snakemake", *args, target, "--configfile", "c.yaml"],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        assert out.returncode != 0
+        assert message in out.stderr + out.stdout
+        assert "Select jobs to execute" not in out.stderr + out.stdout  # stopped when the workflow loaded
+        for path, text in kept.items():
+            assert (tmp_path / path).read_text() == text
