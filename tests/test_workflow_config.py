@@ -287,3 +287,83 @@ def test_bad_config_stops_the_workflow_at_load_and_keeps_existing_results(tmp_pa
         assert "Select jobs to execute" not in out.stderr + out.stdout  # stopped when the workflow loaded
         for path, text in kept.items():
             assert (tmp_path / path).read_text() == text
+
+
+# --- unbounded values are refused before the plan is built ----------------------------------
+
+
+def _schema_problem(config: dict) -> str | None:
+    from pokerlab.schema_check import first_problem
+
+    return first_problem(config, yaml.safe_load((ROOT / "config" / "schema.yaml").read_text()), strict=True)
+
+
+@pytest.mark.parametrize("changes, where", [
+    ({"fit.boards": 100_000_000}, "fit/boards"),
+    ({"fit.boards": 22_101}, "fit/boards"),
+    ({"fit.heldout_boards": 22_101}, "fit/heldout_boards"),
+    ({"solve.checkpoints": [400, 10**12]}, "solve/checkpoints/1"),
+    ({"solve.bar_coefficient": 0}, "solve/bar_coefficient"),
+    ({"fit.max_iterations": 10**12}, "fit/max_iterations"),
+    ({"fit.endings_per_spot": 10**9}, "fit/endings_per_spot"),
+    ({"pushfold.fourmax.final_samples": 10**15}, "pushfold/fourmax/final_samples"),
+    ({"hands.generated": {"hands": 10**12}}, "hands/generated/hands"),
+])
+def test_the_schema_bounds_every_count_and_the_bar(changes, where):
+    """Reliability round two, R16: a bar of 0 can never be met, and counts without a bound let the
+    dry run hang or plan tens of thousands of jobs."""
+    config = _config(**{k: v for k, v in changes.items() if not k.startswith("hands")})
+    if "hands.generated" in changes:
+        config["hands"] = {"inputs": [], "generated": changes["hands.generated"]}
+    problem = _schema_problem(config)
+    assert problem is not None and problem.startswith(where + ":"), problem
+
+
+def _merged(base: dict, overlay: dict) -> dict:
+    """``overlay`` over ``base``, mappings merged key by key (as Snakemake merges --configfile)."""
+    out = copy.deepcopy(base)
+    for key, value in overlay.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def test_the_shipped_configs_are_within_the_bounds():
+    for name in ("config.yaml", "quick.yaml", "ci-slurm.yaml", "fit-production.yaml", "fit-large.yaml", "model-v2.yaml",
+                 "hands-pluribus.yaml", "hands-pokerstars.yaml"):
+        config = _merged(CONFIG, yaml.safe_load((ROOT / "config" / name).read_text()))
+        assert _schema_problem(config) is None, name
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"boards": 5000}, "fit: 20,004 postflop solves (2 spots x 2 endings x (5000 + 1) boards); at most 5,000"),
+    ({"boards": 11_000, "heldout_boards": 100}, "fit.boards + fit.heldout_boards: 11100 boards per ending; at most 11050"),
+    ({"boards": 100_000_000}, "fit.boards + fit.heldout_boards: 100000001 boards per ending; at most 11050"),
+])
+def test_the_fit_refuses_more_solves_than_a_run_can_hold(changes, message):
+    from pokerlab.fit.settings import FitSettings
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        FitSettings.from_config({**CONFIG["fit"], **changes})
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("checkpoints\n400,1000000000000", "checkpoints '400,1000000000000' must be strictly increasing positive integers up to 1000000"),
+    ("bar_coefficient\n0", "bar_coefficient '0' must be a number > 0 (bb)"),
+])
+def test_the_sheet_overrides_are_bounded_too(tmp_path, cell, message):
+    column, value = cell.split("\n")
+    sheet = tmp_path / "s.tsv"
+    sheet.write_text(f"format\tseats\tdepth\t{column}\ncash\t2\t10\t{value}\n")
+    with pytest.raises(ValueError, match=re.escape(f"spots sheet s.tsv line 2: {message}")):
+        load_spots(sheet)
+
+
+def test_a_huge_fit_stops_the_dry_run_at_once(tmp_path):
+    """R16: `fit: {boards: 5000}` planned 20,008 jobs (and `boards: 100000000` made the dry run hang)."""
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"fit": {**CONFIG["fit"], "boards": 5000}}))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "results/fit/constants.json", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "fit: 20,004 postflop solves" in out.stderr + out.stdout
