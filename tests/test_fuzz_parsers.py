@@ -274,3 +274,26 @@ def test_hand_history_import_never_crashes_and_never_loses_a_hand(text):
     assert report.read == report.imported + len(report.skipped) == len(hands) + len(report.skipped)
     for skip in report.skipped:  # every skipped hand says why and where it started
         assert skip.get("reason") and "line" in skip, skip
+
+
+@FUZZ
+@given(mangled_hand_text())
+def test_hand_history_files_read_twice_import_each_hand_once(text):
+    """Reliability round two, R4: whatever the text, no two imported hands share a site and hand
+    id, and a second copy of the file imports nothing more (each of its hands is a skip)."""
+    from pokerlab.hands.importer import hand_key, import_paths
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copies = [Path(tmp) / folder / "sample_game_7.log" for folder in ("a", "b")]  # a Pluribus log's id is its name's
+        for path in copies:
+            path.parent.mkdir()
+            path.write_text(text)
+        once = _only_value_error(import_paths, copies[:1])
+        twice = _only_value_error(import_paths, copies)
+    if once is None:
+        return
+    keys = [hand_key(h) for h in twice.hands if hand_key(h) is not None]
+    assert len(keys) == len(set(keys))
+    assert twice.read == 2 * once.read and twice.read == twice.imported + len(twice.skipped)
+    site_ids = [h for h in once.hands if hand_key(h) is not None]
+    assert twice.imported == once.imported + len(once.hands) - len(site_ids)

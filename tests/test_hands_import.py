@@ -182,3 +182,60 @@ def test_shared_pokerstars_files_lose_nothing():
     headers = sum(sum(1 for l in f.read_text(encoding="utf-8-sig").splitlines() if " Hand #" in l and l.lstrip("\ufeff").startswith("PokerStars"))
                   for f in files)
     assert result.read == headers
+
+
+# --- the same hand twice is imported once (reliability round two, R4) ------------------------
+
+PS_TWO = PS_HAND + PS_HAND.replace("100000000001", "100000000005")
+
+
+def test_the_same_export_under_two_names_is_imported_once_and_reported(tmp_path):
+    (tmp_path / "ps.txt").write_text(PS_TWO)
+    (tmp_path / "copy.txt").write_text(PS_TWO)
+    result = import_paths([tmp_path / "ps.txt", tmp_path / "copy.txt"])
+    assert (result.read, result.imported, len(result.skipped)) == (4, 2, 2)
+    assert [h.hand_id for h in result.hands] == ["100000000001", "100000000005"]
+    second = PS_HAND.count("\n") + 1
+    assert [(s["source"], s["line"], s["hand"], s["reason"]) for s in result.files[1].skipped] == [
+        ("copy.txt", 1, "100000000001", "duplicate: pokerstars hand 100000000001 was read at ps.txt line 1"),
+        ("copy.txt", second, "100000000005", f"duplicate: pokerstars hand 100000000005 was read at ps.txt line {second}")]
+    assert list(result.skip_reasons().values()) == [2]
+    same = import_paths([tmp_path / "ps.txt", tmp_path / "ps.txt"])  # `hands stats ps.txt ps.txt`
+    assert (same.imported, len(same.skipped)) == (2, 2)
+
+
+def test_a_hand_id_repeated_inside_one_file_counts_once():
+    hands, report = import_text(PS_TWO + PS_HAND, "x.txt")
+    assert (report.read, report.imported) == (3, 2) and [h.hand_id for h in hands] == ["100000000001", "100000000005"]
+    third = 2 * PS_HAND.count("\n") + 1
+    assert report.skipped == [{"source": "x.txt", "line": third, "hand": "100000000001",
+                               "reason": "duplicate: pokerstars hand 100000000001 was read at x.txt line 1"}]
+
+
+def test_numbers_a_file_gives_its_hands_are_not_site_ids(tmp_path):
+    """PHH without a venue numbers its hands itself (the generator writes 1, 2, ...): two such
+    files are different hands even where their numbers agree."""
+    hands, _, _ = read_pluribus_text("\n".join([LINE, LINE.replace(":7:", ":8:")]), "x.log")
+    write_phhs(hands, tmp_path / "a.phhs")
+    write_phhs(hands[::-1], tmp_path / "b.phhs")
+    result = import_paths([tmp_path / "a.phhs", tmp_path / "b.phhs"])
+    assert (result.read, result.imported) == (4, 4)
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_a_session_proposal_counts_an_export_stored_twice_once(tmp_path):
+    """R4: the same export under two names doubled the proposal (34 hands, +1.38 instead of 17, +0.69)."""
+    from pokerlab.sessions.dashboard import dashboard
+
+    source = SHARED / "pokerstars-nl2-9max" / "nl2-9max-03.txt"
+    proposals = {}
+    for names in (["a.txt"], ["a.txt", "b.txt"]):
+        data = tmp_path / str(len(names)) / "data"
+        (data / "exports").mkdir(parents=True)
+        for name in names:
+            (data / "exports" / name).symlink_to(source)
+        d = dashboard(data, grade=False)
+        proposals[len(names)] = [(p["start"], p["end"], p["hands"], p["hh_net"]) for p in d["proposals"]]
+        assert d["duplicate_hands"] == 17 * (len(names) - 1)
+    assert sum(p[2] for p in proposals[1]) == 17 and sum(p[3] for p in proposals[1]) == pytest.approx(0.69)
+    assert proposals[2] == proposals[1]

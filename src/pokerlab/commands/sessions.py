@@ -49,12 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _proposals(args):
-    from pokerlab.sessions.cluster import cluster, hero_hands, mark_logged
+    from pokerlab.sessions.cluster import cluster, hero_hands, mark_logged, unique_hands
     from pokerlab.sessions.exports import Settings, scan
     from pokerlab.sessions.ledger import read_ledger
 
     settings = Settings.load(args.data, getattr(args, "results", None))
-    hands, _ = hero_hands(scan(args.data, settings, grade=False), settings.hero, settings.chip_value)
+    summaries, _ = unique_hands(scan(args.data, settings, grade=False))
+    hands, _ = hero_hands(summaries, settings.hero, settings.chip_value)
     return mark_logged(cluster(hands, settings.gap_minutes), read_ledger(args.data).sessions)
 
 

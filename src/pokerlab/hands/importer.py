@@ -5,6 +5,11 @@ hand with a per-file report: hands read, imported and skipped, and each skipped 
 and starting line, so that read = imported + skipped always holds and nothing is lost
 silently. A file whose format is not recognised is reported as such (0 hands read).
 
+A hand is imported once: a later hand with the same site and hand id (the same export under
+two names, a file named twice, an id repeated inside a file) is skipped as a duplicate, naming
+where the hand was first read. Only ids a site assigned count (:func:`hand_key`): PHH files
+without a venue number their hands themselves, so theirs are never taken for duplicates.
+
 Formats: ``pluribus`` (ACPC ``STATE:`` lines), ``pokerstars`` (text export), ``phh`` (pokerkit's
 PHH / PHHS). Detection looks at the text, not the file name.
 """
@@ -78,7 +83,35 @@ def read_text(path: str | os.PathLike) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def import_text(text: str, source: str) -> tuple[list[Hand], FileReport]:
+def hand_key(hand: Hand) -> tuple[str, str] | None:
+    """``(site, hand id)`` when the site assigned the id (PokerStars, PHH with a venue, the
+    Pluribus logs, whose id is the session number of the log's name and the hand's index), else
+    None: such a hand is never a duplicate of another."""
+    if hand.site in ("phh", "generated") or not hand.hand_id:
+        return None
+    return hand.site, str(hand.hand_id)
+
+
+def drop_duplicates(hands: list[Hand], source: str, seen: dict[tuple[str, str], str]) -> tuple[list[Hand], list[dict]]:
+    """``hands`` without those whose :func:`hand_key` is in ``seen`` (which maps a key to where
+    it was first read, and gains the keys of the hands kept), and a skip record for each."""
+    kept, skipped = [], []
+    for h in hands:
+        key = hand_key(h)
+        if key is None:
+            kept.append(h)
+        elif key in seen:
+            skipped.append({"source": source, "line": h.line, "hand": str(h.hand_id),
+                            "reason": f"duplicate: {key[0]} hand {key[1]} was read at {seen[key]}"})
+        else:
+            seen[key] = f"{source} line {h.line}"
+            kept.append(h)
+    return kept, skipped
+
+
+def import_text(text: str, source: str, seen: dict[tuple[str, str], str] | None = None) -> tuple[list[Hand], FileReport]:
+    """Every hand of one file's text; ``seen`` (see :func:`drop_duplicates`) carries the hands
+    of earlier files, so a hand read there is skipped here as a duplicate."""
     fmt = detect_format(text)
     if fmt == "pokerstars":
         from pokerlab.hands.pokerstars import read_pokerstars_text as reader
@@ -89,6 +122,8 @@ def import_text(text: str, source: str) -> tuple[list[Hand], FileReport]:
     else:
         return [], FileReport(source, "unknown", 0, 0, [])
     hands, read, skipped = reader(text, source)
+    hands, duplicates = drop_duplicates(hands, source, {} if seen is None else seen)
+    skipped = sorted(skipped + duplicates, key=lambda s: s["line"])
     assert read == len(hands) + len(skipped), (source, read, len(hands), len(skipped))
     return hands, FileReport(source, fmt, read, len(hands), skipped)
 
@@ -110,8 +145,9 @@ def expand_paths(paths) -> list[Path]:
 def import_paths(paths) -> ImportResult:
     hands: list[Hand] = []
     files: list[FileReport] = []
+    seen: dict[tuple[str, str], str] = {}
     for path in expand_paths(paths):
-        got, report = import_text(read_text(path), path.name)
+        got, report = import_text(read_text(path), path.name, seen)
         hands.extend(got)
         files.append(report)
     return ImportResult(hands, files)
