@@ -297,3 +297,19 @@ def test_hand_history_files_read_twice_import_each_hand_once(text):
     assert twice.read == 2 * once.read and twice.read == twice.imported + len(twice.skipped)
     site_ids = [h for h in once.hands if hand_key(h) is not None]
     assert twice.imported == once.imported + len(once.hands) - len(site_ids)
+
+
+@FUZZ
+@given(st.integers(0, 2 * len(HAND_SAMPLES[1])))
+def test_a_pokerstars_export_cut_anywhere_imports_only_whole_hands(cut):
+    """Reliability round two, R5: a hand cut off by the end of the file is skipped as truncated."""
+    from test_hands_import import PS_HAND
+
+    from pokerlab.hands.importer import import_text
+
+    text = PS_HAND.replace("100000000001", "100000000002") + "\n\n\n" + PS_HAND
+    hands, report = import_text(text[:cut], "cut.txt")
+    whole = [m for m in ("100000000002", "100000000001")
+             if text.index("Seat 7: dave (big blind) folded before Flop\n", text.index(m)) + 45 <= cut]
+    assert [h.hand_id for h in hands] == whole
+    assert all(s["reason"].startswith("truncated: ") for s in report.skipped)

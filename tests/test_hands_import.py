@@ -239,3 +239,33 @@ def test_a_session_proposal_counts_an_export_stored_twice_once(tmp_path):
         assert d["duplicate_hands"] == 17 * (len(names) - 1)
     assert sum(p[2] for p in proposals[1]) == 17 and sum(p[3] for p in proposals[1]) == pytest.approx(0.69)
     assert proposals[2] == proposals[1]
+
+
+# --- a hand cut off at the end of a file is skipped (reliability round two, R5) ---------------
+
+
+def test_a_hand_cut_off_anywhere_is_skipped_as_truncated():
+    """Every prefix of a hand that ends before its summary's last seat line is refused, with the
+    line the hand starts at; only the whole hand imports."""
+    second = PS_HAND.count("\n") + 1
+    text = PS_HAND + PS_HAND.replace("100000000001", "100000000002")
+    last_seat = text.rindex("Seat 7: dave")
+    for cut in range(len(PS_HAND) + 40, len(text), 7):
+        hands, report = import_text(text[:cut], "cut.txt")
+        if cut > last_seat + len("Seat 7: dave (big blind) folded before Flop"):
+            assert report.imported == 2, cut
+            continue
+        assert [h.hand_id for h in hands] == ["100000000001"], cut
+        assert [(s["line"], s["hand"]) for s in report.skipped] == [(second, "100000000002")], cut
+        assert report.skipped[0]["reason"].startswith("truncated: "), (cut, report.skipped[0]["reason"])
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_the_truncated_last_hand_of_a_real_export_is_skipped(tmp_path):
+    """R5: `head -c 8552 nl2-9max-03.txt` imported the cut hand (Hero at -5 bb, a note only)."""
+    text = (SHARED / "pokerstars-nl2-9max" / "nl2-9max-03.txt").read_bytes()[:8552].decode()
+    hands, report = import_text(text, "cut.txt")
+    starts = [i + 1 for i, l in enumerate(text.splitlines()) if l.startswith("PokerStars Hand #")]
+    assert (report.read, report.imported) == (7, 6)
+    assert [(s["line"], s["hand"]) for s in report.skipped] == [(starts[-1], "212113412965")]
+    assert report.skipped[0]["reason"] == "truncated: no *** SUMMARY *** section (the file ends inside the hand?)"

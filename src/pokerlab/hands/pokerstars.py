@@ -7,7 +7,9 @@ the money each player collected (including an all-in "cash out", paid by the sit
 hand's results do not sum to minus the rake: the hand keeps a note), and players listed at a
 seat while sitting out (dropped before parsing: they are not dealt in).
 
-Only cash No-Limit Hold'em is imported; anything else is skipped with the reason.
+Only cash No-Limit Hold'em is imported; anything else is skipped with the reason. A hand cut
+off (the end of a file copied or written only in part) is skipped as truncated: a whole hand
+ends with a summary that lists every seat dealt in, the last line ended by a newline.
 """
 
 from __future__ import annotations
@@ -40,6 +42,25 @@ def split_hands(text: str) -> list[tuple[int, str, str]]:
     return out
 
 
+_SEAT_NUMBER = re.compile(r"^Seat (\d+): ")
+
+
+def _check_whole(chunk: str) -> None:
+    """:class:`HandError` unless the hand's text is whole (see the module docstring)."""
+    lines = chunk.splitlines()
+    summary = next((i for i, l in enumerate(lines) if l.startswith("*** SUMMARY")), None)
+    if summary is None:
+        raise HandError("truncated: no *** SUMMARY *** section (the file ends inside the hand?)")
+    seated = {m.group(1) for l in lines[:summary] if (m := _SEAT.match(l)) and "out" not in m.group(3)}
+    listed = {m.group(1) for l in lines[summary:] if (m := _SEAT_NUMBER.match(l))}
+    missing = sorted(seated - listed, key=int)
+    if missing or not any(l.startswith("Total pot") for l in lines[summary:]):
+        what = f"seat {missing[0]}" if missing else "the total pot"
+        raise HandError(f"truncated: the summary does not list {what} (the file ends inside the hand?)")
+    if not chunk.endswith("\n"):
+        raise HandError("truncated: the last line has no end (the file ends inside the hand?)")
+
+
 def _drop_sitting_out(chunk: str) -> str:
     """Remove the Seat lines of players who sit out and do nothing in the hand."""
     lines = chunk.splitlines()
@@ -59,6 +80,7 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     """One PokerStars hand -> :class:`Hand`; :class:`HandError` with the reason otherwise."""
     from pokerkit import HandHistory
 
+    _check_whole(chunk)
     header = chunk.splitlines()[0]
     if "Hold'em No Limit" not in header:
         game = header.split(":", 1)[1].split("-")[0].strip() if ":" in header else header
