@@ -98,3 +98,57 @@ def test_postflop_size_lists_with_empty_or_non_finite_items(capsys, bets):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "--bets" in err and repr(bets) in err
+
+
+# --- every OS error is one line naming the path (reliability round two, R11) -------------------
+
+def _hand_file(tmp_path) -> str:
+    from test_hands_import import PS_HAND
+
+    path = tmp_path / "ps.txt"
+    path.write_text(PS_HAND)
+    return str(path)
+
+
+UNREADABLE = "/proc/self/mem"  # a file whose read fails with an OS error, whoever runs the tests
+
+
+@pytest.mark.parametrize("argv", [
+    ["hands", "import", UNREADABLE],
+    ["hands", "stats", UNREADABLE],
+    ["hands", "grade", UNREADABLE],
+    ["hands", "backtest", UNREADABLE],
+    ["audit", UNREADABLE],
+])
+def test_an_unreadable_input_is_one_line_naming_it(capsys, argv):
+    _one_clear_line(capsys, main(argv), UNREADABLE)
+
+
+@pytest.mark.parametrize("make_argv", [
+    lambda hands, out: ["hands", "import", hands, "--out", out],
+    lambda hands, out: ["hands", "grade", hands, "--out", out],
+    lambda hands, out: ["hands", "backtest", hands, "--csv", out],
+    lambda hands, out: ["hands", "exploit", hands, "--chart", "cash/6max/100bb", "--seat", "BTN", "--png", out],
+    lambda hands, out: ["hands", "pushfold-exploit", hands, "--depth", "10", "--png", out],
+    lambda hands, out: ["hands", "generate", out, "--hands", "5"],
+    lambda hands, out: ["chart", "c.json.gz", "--out", out],
+    lambda hands, out: ["pushfold", "--seats", "2", "--depth", "10", "--out", out],
+    lambda hands, out: ["postflop", "--pot", "10", "--stack", "10", "--board", "QsJh2h8d3c", "--ip", "AA", "--oop", "KK",
+                        "--pack", out],
+    lambda hands, out: ["sessions", "report", "--data", str(Path(hands).parent / "data"), "--html", out],
+])
+@pytest.mark.parametrize("where", ["a folder", "under /proc", "under a file"])
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(tmp_path, capsys, make_argv, where):
+    hands = _hand_file(tmp_path)
+    out = {"a folder": str(tmp_path), "under /proc": "/proc/nope/x.out", "under a file": f"{hands}/x.out"}[where]
+    argv = make_argv(hands, out)
+    if argv[:2] in (["postflop", "--pot"], ["hands", "import"]) and where == "a folder":
+        out = hands  # these options name a folder: an existing file is the folder case
+        argv[-1] = out
+    _one_clear_line(capsys, main(argv), out)
+
+
+def test_a_data_folder_that_is_a_file_is_one_line(capsys):
+    code = main(["sessions", "add", "--data", "/etc/passwd", "--start", "2026-03-02T20:00", "--end", "2026-03-02T21:00",
+                 "--hands", "10"])
+    _one_clear_line(capsys, code, "/etc/passwd")

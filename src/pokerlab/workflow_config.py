@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pokerlab.cards import CLASS_INDEX, parse_class
+from pokerlab.io import not_a_file
 from pokerlab.preflop.spot import depth_label
 
 
@@ -62,8 +63,7 @@ def _read(key: str, path: Any, reader: Callable[[str], Any]) -> Any:
     if not isinstance(path, str) or not path:
         raise ValueError(f"config {key}: {path!r} is not a file path")
     if not Path(path).is_file():
-        what = "is a directory" if Path(path).is_dir() else "does not exist"
-        raise ValueError(f"config {key}: {path}: {what}; expected a file")
+        raise ValueError(f"config {key}: {path}: {not_a_file(path)}")
     try:
         return reader(path)
     except MemoryError:

@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from pokerlab.commands import check_outputs
+
+    check_outputs(out=args.out)
     doc = load_chart(args.chart)
     node = find_node(doc, args.node)
     spot = doc["spot"]

@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from pokerlab.commands import check_output_folder, check_outputs
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -107,6 +109,7 @@ def _load(paths):
 
 
 def _import(args) -> int:
+    check_output_folder("out", args.out, "hands.parquet")
     result = _load(args.paths)
     if args.out:
         from pathlib import Path
@@ -174,6 +177,7 @@ def _stats(args) -> int:
 def _grade(args) -> int:
     from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary, format_summary
 
+    check_outputs(out=args.out)
     result = _load(args.paths)
     graded, skips = grade_hands(result.hands, ChartLibrary(args.charts), players=args.player or None)
     summary = grading_summary(graded, skips, top=args.top)
@@ -211,6 +215,7 @@ def _population(args) -> int:
 def _backtest(args) -> int:
     from pokerlab.hands.backtest import backtest, format_backtest
 
+    check_outputs(csv=args.csv)
     result = _load(args.paths)
     report = backtest(result.hands, args.table, fees=args.fees, players=args.player or None)
     if args.csv:
@@ -239,6 +244,7 @@ def _exploit(args) -> int:
     from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
     from pokerlab.hands.grading import ChartLibrary
 
+    check_outputs(png=args.png)
     key = _chart_key(args.chart)
     library = ChartLibrary(args.charts)
     result = _load(args.paths)
@@ -269,6 +275,7 @@ def _pushfold_exploit(args) -> int:
     from pokerlab.equity_table import load_equity_table
     from pokerlab.hands import exploit
 
+    check_outputs(png=args.png)
     table = load_equity_table(args.table)
     eq = table.win + table.tie / 2
     hands = _load(args.paths).hands
@@ -316,6 +323,9 @@ def _generate(args) -> int:
         low, high = (float(x) for x in args.stacks.split(","))
     except ValueError:
         raise ValueError(f"--players {args.players!r} / --stacks {args.stacks!r}: expected 2,4 and 3,30") from None
+    from pokerlab.io import check_writable
+
+    check_writable(args.out, "output file")
     hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share, players=players,
                            stack_range=(low, high))
     write_phhs(hands, args.out)

@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--pack: a pack holds pokerlab's own solves; drop --texassolver-dump")
     if args.pack and os.path.exists(args.pack) and (not os.path.isdir(args.pack) or os.listdir(args.pack)):
         raise ValueError(f"--pack: {args.pack} already exists and is not empty; a pack is written once")
+    if args.pack:  # its parent folder (or the empty folder itself) takes files
+        from pokerlab.commands import check_outputs
+
+        check_outputs(pack=os.path.join(args.pack, "probe") if os.path.isdir(args.pack) else args.pack)
     if args.texassolver_dump and not args.texassolver_input:
         raise ValueError("--texassolver-dump needs the --texassolver-input file that produced it")
     if args.texassolver_input:

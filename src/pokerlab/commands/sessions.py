@@ -111,9 +111,11 @@ def _list(args) -> int:
 
 
 def _report(args) -> int:
+    from pokerlab.commands import check_outputs
     from pokerlab.io import write_bytes_atomic
     from pokerlab.sessions.dashboard import dashboard, format_report, static_html
 
+    check_outputs(html=args.html)
     d = dashboard(args.data, args.results, grade=False)
     if args.html:
         write_bytes_atomic(args.html, static_html(d).encode("utf-8"))

@@ -78,8 +78,12 @@ def detect_format(text: str) -> str | None:
 
 
 def read_text(path: str | os.PathLike) -> str:
-    """Decoded text of a file (UTF-8, BOM removed; undecodable bytes replaced, not fatal)."""
-    data = Path(path).read_bytes()
+    """Decoded text of a file (UTF-8, BOM removed; undecodable bytes replaced, not fatal);
+    ``ValueError`` naming the file if it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     return data.decode("utf-8-sig", errors="replace")
 
 
@@ -138,7 +142,9 @@ def expand_paths(paths) -> list[Path]:
         elif p.is_file():
             out.append(p)
         else:
-            raise ValueError(f"{p}: no such file or folder")
+            from pokerlab.io import not_a_file
+
+            raise ValueError(f"{p}: {not_a_file(p)}")
     return out
 
 
