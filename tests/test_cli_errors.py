@@ -152,3 +152,47 @@ def test_a_data_folder_that_is_a_file_is_one_line(capsys):
     code = main(["sessions", "add", "--data", "/etc/passwd", "--start", "2026-03-02T20:00", "--end", "2026-03-02T21:00",
                  "--hands", "10"])
     _one_clear_line(capsys, code, "/etc/passwd")
+
+
+# --- tracebacks on impossible input (reliability round two, R12) -------------------------------
+
+DECIDE = ["decide", "--hero", "AhQd", "--hero-position", "BB", "--villain-position", "BTN", "--preflop", "FFFRFC"]
+
+
+def test_decide_with_a_six_card_board(capsys):
+    _one_clear_line(capsys, main(DECIDE + ["--board", "Kc7s2d3h4h5h"]), "board", "6")
+
+
+def test_a_texassolver_dump_nested_too_deep(tmp_path, capsys):
+    path = tmp_path / "dump.json"
+    path.write_text('{"node_type": "action_node", "childrens": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    code = main(["postflop", "--texassolver-input", INPUT, "--texassolver-dump", str(path)])
+    _one_clear_line(capsys, code, str(path), "nested")
+
+
+@pytest.mark.parametrize("stacks", ["nan,inf", "3,inf", "nan,30", "-5,30"])
+def test_generate_with_stacks_that_are_not_finite(tmp_path, capsys, stacks):
+    code = main(["hands", "generate", str(tmp_path / "g.phhs"), "--hands", "3", f"--stacks={stacks}"])
+    _one_clear_line(capsys, code, "--stacks", stacks)
+    assert not (tmp_path / "g.phhs").exists()
+
+
+def test_chart_of_a_node_without_actions(served_release, tmp_path, capsys):
+    import gzip
+
+    chart = next(iter(served_release[1]["charts"].values()))
+    doc = json.loads(gzip.decompress(Path(chart).read_bytes()))
+    del doc["nodes"][0]["actions"]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(doc))
+    code = main(["chart", str(path), "--out", str(tmp_path / "x.png")])
+    _one_clear_line(capsys, code, str(path), "actions")
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("setting, value", [("equity_table", 5), ("hero", ["a"]), ("fees", None), ("currency", 1.5)])
+def test_sessions_settings_of_the_wrong_type(tmp_path, capsys, setting, value):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({setting: value}))
+    _one_clear_line(capsys, main(["sessions", "grade", "--data", str(data)]), "settings.json", setting)

@@ -313,3 +313,14 @@ def test_a_pokerstars_export_cut_anywhere_imports_only_whole_hands(cut):
              if text.index("Seat 7: dave (big blind) folded before Flop\n", text.index(m)) + 45 <= cut]
     assert [h.hand_id for h in hands] == whole
     assert all(s["reason"].startswith("truncated: ") for s in report.skipped)
+
+
+@settings(max_examples=20, derandomize=True, database=None, deadline=None)
+@given(st.integers(1, 200_000), st.sampled_from(['[', '{"a": ', '[{"b": ']))
+def test_a_json_file_nested_at_any_depth_raises_only_value_error(depth, opening):
+    """Reliability round two, R12: a TexasSolver dump nested 100,000 deep raised RecursionError."""
+    closing = {"[": "]", '{"a": ': "}", '[{"b": ': "}]"}[opening]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dump.json"
+        path.write_text(opening * depth + "0" + closing * depth)
+        _only_value_error(read_texassolver_dump, path, names=str(path))

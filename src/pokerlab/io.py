@@ -202,6 +202,8 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
         return json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{what}: {path} is not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{what}: {path} is nested deeper than Python's JSON reader goes") from None
     except OSError as exc:
         raise ValueError(f"{what}: {path} cannot be read ({exc.strerror or exc})") from None
 

@@ -318,11 +318,17 @@ def _generate(args) -> int:
     from pokerlab.hands.generate import generate_hands
     from pokerlab.hands.phh import write_phhs
 
+    from pokerlab.hands.generate import check_stack_range
+
     try:
         players = tuple(int(x) for x in args.players.split(","))
         low, high = (float(x) for x in args.stacks.split(","))
     except ValueError:
         raise ValueError(f"--players {args.players!r} / --stacks {args.stacks!r}: expected 2,4 and 3,30") from None
+    try:
+        check_stack_range((low, high))
+    except ValueError:
+        raise ValueError(f"--stacks {args.stacks!r}: expected finite stacks low,high in bb with 0 < low <= high") from None
     from pokerlab.io import check_writable
 
     check_writable(args.out, "output file")

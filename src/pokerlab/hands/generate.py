@@ -15,6 +15,8 @@ writes them through pokerkit, whose replay checks every hand.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pokerlab import cards
@@ -49,11 +51,19 @@ def _distribute(contrib: list[int], live: list[int], strength: dict[int, int]) -
     return won
 
 
+def check_stack_range(stack_range) -> None:
+    """``ValueError`` unless ``stack_range`` is (low, high) bb with 0 < low <= high, both finite."""
+    low, high = stack_range
+    if not (math.isfinite(low) and math.isfinite(high) and 0 < low <= high):
+        raise ValueError(f"stacks ({low:g}, {high:g}): expected finite stacks low,high in bb with 0 < low <= high")
+
+
 def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: float = 0.04,
                    players=(2, 2, 3, 4, 6), stack_range=(3.0, 30.0)) -> list[Hand]:
     """``count`` hands from ``seed`` (``eq``: the 169x169 ``win + tie/2`` table, or an equity
     table file); ``players``: table sizes drawn from (uniformly, repeats weigh more); ``stack_range``:
     the range stacks are drawn from, bb. Same arguments, same hands."""
+    check_stack_range(stack_range)
     if not isinstance(eq, np.ndarray):
         from pokerlab.equity_table import load_equity_table
 

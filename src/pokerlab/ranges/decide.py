@@ -178,7 +178,7 @@ def _replay(sit: Situation) -> _State:
     if node.kind != "flop" or set(node.players_in) != {hero, villain}:
         raise ValueError(f"preflop: {sit.preflop!r} must end with the hero and the villain alone going to the flop "
                          f"(it ends in a {node.kind!r} with seats {[positions[s] for s in node.players_in]})")
-    if len(board) < 3:
+    if not 3 <= len(board) <= 5:
         raise ValueError(f"board: the preflop betting is closed, so the board has 3 to 5 cards (got {len(board)})")
     street = {3: "flop", 4: "turn", 5: "river"}[len(board)]
     steps = walk_history(sit.history, float(sum(node.contrib)), float(node.behind), street)

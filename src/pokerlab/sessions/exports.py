@@ -59,6 +59,9 @@ class Settings:
         unknown = sorted(set(raw) - set(cls.__dataclass_fields__))
         if unknown:
             raise ValueError(f"{path}: {unknown[0]!r} is not a setting ({', '.join(cls.__dataclass_fields__)})")
+        for name in ("hero", "currency", "fees", "equity_table"):
+            if name in raw and not isinstance(raw[name], str):
+                raise ValueError(f"{path}: {name} = {raw[name]!r} is not text")
         s = cls(**raw)
         for name in ("chip_value", "gap_minutes", "start_bankroll"):
             v = getattr(s, name)
