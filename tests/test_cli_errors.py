@@ -196,3 +196,42 @@ def test_sessions_settings_of_the_wrong_type(tmp_path, capsys, setting, value):
     data.mkdir()
     (data / "settings.json").write_text(json.dumps({setting: value}))
     _one_clear_line(capsys, main(["sessions", "grade", "--data", str(data)]), "settings.json", setting)
+
+
+# --- NaN printed with exit 0 (reliability round two, R13) ---------------------------------------
+
+@pytest.mark.parametrize("size", ["nan", "inf", "-0.5"])
+def test_decide_refuses_a_bet_size_that_is_not_a_finite_positive_number(capsys, size):
+    code = main(DECIDE + ["--board", "Kc7s2d", "--history", f"flop: hero check, villain bet {size}"])
+    _one_clear_line(capsys, code, "history", size)
+
+
+@pytest.mark.parametrize("stack", ["1e300", "1e10"])
+def test_postflop_refuses_a_stack_beyond_what_the_solver_holds(capsys, stack):
+    code = main(["postflop", "--pot", "10", "--stack", stack, "--allin", "--board", "QsJh2h8d3c", "--ip", "AA",
+                 "--oop", "KK"])
+    _one_clear_line(capsys, code, "stack", "at most")
+
+
+def test_a_texassolver_input_with_a_huge_stack(tmp_path, capsys):
+    path = tmp_path / "input.txt"
+    path.write_text((DATA / "river_input.txt").read_text().replace("set_effective_stack 200", "set_effective_stack 1e300"))
+    _one_clear_line(capsys, main(["postflop", "--texassolver-input", str(path)]), str(path), "at most")
+
+
+@pytest.mark.parametrize("shrink", ["-1", "nan", "0", "inf"])
+@pytest.mark.parametrize("command", [["exploit", "--chart", "cash/6max/100bb", "--seat", "BTN"],
+                                     ["pushfold-exploit", "--depth", "10"]])
+def test_exploit_refuses_a_shrink_that_is_not_a_finite_positive_number(tmp_path, capsys, command, shrink):
+    with pytest.raises(SystemExit) as info:
+        main(["hands", command[0], _hand_file(tmp_path), *command[1:], f"--shrink={shrink}"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--shrink" in err and shrink in err and "Traceback" not in err
+
+
+def test_the_exploit_library_refuses_such_a_shrink_too():
+    from pokerlab.hands.exploit import pushfold_exploit
+
+    with pytest.raises(ValueError, match="shrink nan: expected a finite number > 0"):
+        pushfold_exploit(None, None, 10.0, shrink=float("nan"))

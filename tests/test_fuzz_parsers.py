@@ -324,3 +324,25 @@ def test_a_json_file_nested_at_any_depth_raises_only_value_error(depth, opening)
         path = Path(tmp) / "dump.json"
         path.write_text(opening * depth + "0" + closing * depth)
         _only_value_error(read_texassolver_dump, path, names=str(path))
+
+
+# --- decide's action history -------------------------------------------------------------------
+
+history_items = st.tuples(st.sampled_from(["hero", "villain", "Hero", "x"]),
+                          st.sampled_from(["check", "bet", "raise", "call", "fold"]),
+                          st.one_of(st.just(""), st.sampled_from(["nan", "inf", "-inf", "-0.5", "1e308", "0", "0.33",
+                                                                  "1_0", "½"]), st.floats().map(repr)))
+history_text = st.lists(st.tuples(st.sampled_from(["flop", "turn", "river", "preflop", ""]),
+                                  st.lists(history_items, max_size=4)), max_size=3).map(
+    lambda streets: "; ".join(f"{s}: " + ", ".join(" ".join(filter(None, a)) for a in acts) for s, acts in streets))
+
+
+@FUZZ
+@given(history_text)
+def test_decide_history_raises_only_value_error_and_keeps_finite_sizes(text):
+    """Reliability round two, R13: 'villain bet nan' was read as a bet of NaN pots."""
+    from pokerlab.ranges.decide import parse_history
+
+    actions = _only_value_error(parse_history, text)
+    for action in actions or []:
+        assert np.isfinite(action.size) and action.size >= 0, action

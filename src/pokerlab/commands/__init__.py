@@ -29,6 +29,17 @@ def check_output_folder(option: str, path: str | None, file_name: str) -> None:
         check_outputs(**{option: str(Path(path) / file_name)})
 
 
+def positive_number(text: str) -> float:
+    """An argparse ``type``: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return value
+
+
 def comma_separated(convert: Callable[[str], T], what: str) -> Callable[[str], tuple[T, ...]]:
     """An argparse ``type`` for a comma-separated list, e.g. ``comma_separated(int, "integers")``."""
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from pokerlab.commands import check_output_folder, check_outputs
+from pokerlab.commands import check_output_folder, check_outputs, positive_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="results/equity/equity_169.npz", help="the equity table the chart was solved with")
     p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
     p.add_argument("--player", action="append", default=[], help="only these players form the pool")
-    p.add_argument("--shrink", type=float, default=10.0, help="pseudo-decisions of the chart per class and node")
+    p.add_argument("--shrink", type=positive_number, default=10.0, help="pseudo-decisions of the chart per class and node")
     p.add_argument("--node", default=None, help="draw this hero node (default: its raise-first-in node; the BB's most reached)")
     p.add_argument("--png", default=None, help="side-by-side grids (chart vs exploit)")
     p.add_argument("--json", action="store_true")
@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="results/equity/equity_169.npz")
     p.add_argument("--samples", type=int, default=20000, help="4-max: Monte Carlo draws per multiway estimate")
     p.add_argument("--seed", type=int, default=20260801)
-    p.add_argument("--shrink", type=float, default=10.0)
+    p.add_argument("--shrink", type=positive_number, default=10.0)
     p.add_argument("--png", default=None, help="side-by-side grids (heads-up: the BB's call; 4-max: the seat's first set)")
     p.set_defaults(func=_pushfold_exploit)
 

@@ -105,6 +105,8 @@ def parse_history(text: str) -> list[Action]:
                 size = float(words[2]) if len(words) == 3 else 0.0
             except ValueError:
                 raise ValueError(f"history: size {words[2]!r} in {item!r} is not a number") from None
+            if not (math.isfinite(size) and size >= 0):
+                raise ValueError(f"history: size {words[2]!r} in {item!r} must be a finite fraction of the pot >= 0")
             out.append(Action(street, words[0], words[1].lower(), size))
     return out
 
