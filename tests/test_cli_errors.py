@@ -235,3 +235,23 @@ def test_the_exploit_library_refuses_such_a_shrink_too():
 
     with pytest.raises(ValueError, match="shrink nan: expected a finite number > 0"):
         pushfold_exploit(None, None, 10.0, shrink=float("nan"))
+
+
+# --- a bet of nothing (reliability round two, R14) ----------------------------------------------
+
+@pytest.mark.parametrize("sizes", ["0", "0.5,0", "-1"])
+def test_decide_refuses_a_hero_size_of_zero_or_less(capsys, sizes):
+    with pytest.raises(SystemExit) as info:
+        main(DECIDE + ["--board", "Kc7s2d", "--history", "flop: hero check, villain bet 0.5", f"--sizes={sizes}"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--sizes" in err and sizes in err and "Traceback" not in err
+
+
+def test_the_decide_library_refuses_a_size_of_zero():
+    from pokerlab.ranges.decide import Situation, decide
+
+    sit = Situation(hero="AhQd", hero_position="BB", villain_position="BTN", preflop="FFFRFC", board="Kc7s2d",
+                    hero_sizes=(0.5, 0.0))
+    with pytest.raises(ValueError, match=r"hero_sizes: 0\.0 is not a pot fraction > 0"):
+        decide(sit)

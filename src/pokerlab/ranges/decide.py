@@ -553,6 +553,9 @@ def decide(sit: Situation, model: "str | BehaviorModel | StrategyLikelihood" = "
     (an explicit prior instead of the chart prior) define the default analysis; each name in
     ``alternatives`` (an archetype, or ``tight``/``wide`` from :data:`EXPLICIT_RANGES` with the
     ``regular`` model) is analysed the same way and reported under ``range_estimation``."""
+    for size in sit.hero_sizes:
+        if isinstance(size, bool) or not isinstance(size, (int, float)) or not (math.isfinite(size) and size > 0):
+            raise ValueError(f"hero_sizes: {size!r} is not a pot fraction > 0 (a bet of nothing is a check)")
     priors = priors or RangePriors.default()
     st = _replay(sit)
     explicit = Range.parse(villain_range) if isinstance(villain_range, str) else villain_range
