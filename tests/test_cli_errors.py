@@ -255,3 +255,45 @@ def test_the_decide_library_refuses_a_size_of_zero():
                     hero_sizes=(0.5, 0.0))
     with pytest.raises(ValueError, match=r"hero_sizes: 0\.0 is not a pot fraction > 0"):
         decide(sit)
+
+
+# --- a release that points outside itself (reliability round two, R17) ---------------------------
+
+def _release_listing(root: Path, target: str, in_sums: str | None = None, published: str = "charts") -> Path:
+    """A release in ``root`` whose manifest lists ``target`` (and SHA256SUMS ``in_sums``), with
+    the true size and digest of the file it reaches, so that only the path can be wrong."""
+    from pokerlab.io import sha256_file
+    from pokerlab.manifest import MANIFEST_FORMAT, config_sha256
+
+    reached = (root / target) if not target.startswith("/") else Path(target)
+    manifest = {"format": MANIFEST_FORMAT, "published_dirs": [published], "config": {}, "config_sha256": config_sha256({}),
+                "files": [{"path": target, "bytes": reached.stat().st_size, "sha256": sha256_file(reached)}]}
+    path = root / "manifest.json"
+    path.write_text(json.dumps(manifest))
+    (root / "SHA256SUMS").write_text(f"{sha256_file(reached)}  {in_sums or target}\n{sha256_file(path)}  manifest.json\n")
+    return path
+
+
+@pytest.mark.parametrize("target", ["../../../../../../../etc/hostname", "/etc/hostname", "charts/../../outside.txt"])
+def test_audit_refuses_a_manifest_path_outside_the_release(tmp_path, capsys, target):
+    root = tmp_path / "a" / "release"
+    (root / "charts").mkdir(parents=True)
+    (tmp_path / "a" / "outside.txt").write_text("not published\n")
+    path = _release_listing(root, target)
+    _one_clear_line(capsys, main(["audit", str(path)]), str(path), repr(target), "outside the release")
+
+
+def test_audit_refuses_a_checksum_line_outside_the_release(tmp_path, capsys):
+    root = tmp_path / "release"
+    (root / "charts").mkdir(parents=True)
+    (root / "charts" / "a.json").write_text("{}\n")
+    path = _release_listing(root, "charts/a.json", in_sums="../release/charts/a.json")
+    _one_clear_line(capsys, main(["audit", str(path)]), "SHA256SUMS line 1", "outside the release")
+
+
+def test_audit_refuses_a_published_folder_outside_the_release(tmp_path, capsys):
+    root = tmp_path / "release"
+    (root / "charts").mkdir(parents=True)
+    (root / "charts" / "a.json").write_text("{}\n")
+    path = _release_listing(root, "charts/a.json", published="../..")
+    _one_clear_line(capsys, main(["audit", str(path)]), str(path), "published_dirs", "outside the release")

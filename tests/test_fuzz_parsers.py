@@ -346,3 +346,20 @@ def test_decide_history_raises_only_value_error_and_keeps_finite_sizes(text):
     actions = _only_value_error(parse_history, text)
     for action in actions or []:
         assert np.isfinite(action.size) and action.size >= 0, action
+
+
+# --- release paths -------------------------------------------------------------------------------
+
+@FUZZ
+@given(st.lists(st.sampled_from(["..", ".", "", "charts", "a.json", "/", "~", "\\\\", "..\\\\x", "etc", "C:"]), max_size=6)
+       .map("/".join))
+def test_a_release_path_the_audit_accepts_stays_inside_the_release(path):
+    """Reliability round two, R17: the audit followed '../../../etc/hostname' out of the release."""
+    import os.path
+
+    from pokerlab.manifest import _inside
+
+    if _inside(path):
+        root = "/release/root"
+        assert os.path.normpath(os.path.join(root, path)).startswith(root + "/") or os.path.normpath(
+            os.path.join(root, path)) == root
