@@ -116,7 +116,7 @@ UNREADABLE = "/proc/self/mem"  # a file whose read fails with an OS error, whoev
 @pytest.mark.parametrize("argv", [
     ["hands", "import", UNREADABLE],
     ["hands", "stats", UNREADABLE],
-    ["hands", "grade", UNREADABLE],
+    ["hands", "grade", UNREADABLE, "--charts", "."],
     ["hands", "backtest", UNREADABLE],
     ["audit", UNREADABLE],
 ])
@@ -297,3 +297,97 @@ def test_audit_refuses_a_published_folder_outside_the_release(tmp_path, capsys):
     (root / "charts" / "a.json").write_text("{}\n")
     path = _release_listing(root, "charts/a.json", published="../..")
     _one_clear_line(capsys, main(["audit", str(path)]), str(path), "published_dirs", "outside the release")
+
+
+# --- unclear errors (reliability round two, R18) -------------------------------------------------
+
+@pytest.mark.parametrize("make", ["/dev/null", "fifo"])
+def test_hands_from_a_device_or_a_pipe(tmp_path, capsys, make):
+    import os
+
+    path = make
+    if make == "fifo":
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+    _one_clear_line(capsys, main(["hands", "import", path]), path, "a device or a pipe")
+
+
+def test_chart_and_audit_of_a_folder(tmp_path, capsys):
+    _one_clear_line(capsys, main(["chart", str(tmp_path)]), str(tmp_path), "is a folder")
+    _one_clear_line(capsys, main(["audit", str(tmp_path)]), str(tmp_path), "is a folder")
+
+
+def test_a_binary_checksum_file(tmp_path, capsys):
+    root = tmp_path / "release"
+    (root / "charts").mkdir(parents=True)
+    (root / "charts" / "a.json").write_text("{}\n")
+    path = _release_listing(root, "charts/a.json")
+    (root / "SHA256SUMS").write_bytes(b"\xff\xfe\x00\x81binary")
+    _one_clear_line(capsys, main(["audit", str(path)]), str(root / "SHA256SUMS"), "not a text file")
+
+
+def test_a_binary_priors_file(tmp_path, capsys):
+    path = tmp_path / "priors.json"
+    path.write_bytes(b"\xff\xfe\x00\x81binary")
+    code = main(DECIDE + ["--board", "Kc7s2d", "--history", "flop: hero check, villain bet 0.5", "--priors", str(path)])
+    _one_clear_line(capsys, code, str(path), "not")
+
+
+def test_a_table_that_is_not_an_equity_table_is_not_to_be_deleted(tmp_path, capsys):
+    code = main(["hands", "backtest", _hand_file(tmp_path), "--table", "/etc/passwd"])
+    line = _one_clear_line(capsys, code, "/etc/passwd", "expected an equity_169.npz written by the equity_table rule")
+    assert "delete" not in line
+
+
+@pytest.mark.parametrize("option, value", [("--players", "1"), ("--players", "2,12"), ("--stacks", "30,3")])
+def test_generate_names_the_option(tmp_path, capsys, option, value):
+    code = main(["hands", "generate", str(tmp_path / "g.phhs"), "--hands", "3", f"{option}={value}"])
+    _one_clear_line(capsys, code, option, value)
+
+
+def test_a_utf16_export_is_read(tmp_path, capsys):
+    from test_hands_import import PS_HAND
+
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        path = tmp_path / f"{encoding}.txt"
+        data = PS_HAND.encode(encoding)
+        path.write_bytes(data if encoding == "utf-16" else {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[encoding] + data)
+        assert main(["hands", "import", str(path)]) == 0
+        assert "read 1, imported 1" in capsys.readouterr().out
+
+
+def test_no_hand_read_at_all_is_an_error(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("nothing to see\n")
+    _one_clear_line(capsys, main(["hands", "import", str(tmp_path)]), str(tmp_path), "no hand")
+
+
+@pytest.mark.parametrize("command", ["grade", "population"])
+def test_grading_against_a_chart_folder_that_is_not_there(tmp_path, capsys, command):
+    code = main(["hands", command, _hand_file(tmp_path), "--charts", str(tmp_path / "nope")])
+    _one_clear_line(capsys, code, "--charts", str(tmp_path / "nope"))
+
+
+def test_a_texassolver_input_with_a_byte_order_mark(tmp_path, capsys):
+    path = tmp_path / "input.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + (DATA / "river_input.txt").read_bytes())
+    from pokerlab.postflop.texassolver import read_texassolver_input
+
+    with_bom, without = read_texassolver_input(path), read_texassolver_input(DATA / "river_input.txt")
+    assert (with_bom.spot.pot, with_bom.spot.stack, with_bom.spot.board) == (without.spot.pot, without.spot.stack,
+                                                                            without.spot.board)
+    assert (with_bom.spot.oop_range == without.spot.oop_range).all()
+
+
+def test_serve_binds_a_bracketed_ipv6_loopback(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "results").mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "pokerlab.cli", "serve", str(tmp_path / "results"), "--host", "[::1]",
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert "at http://[::1]:" in line, err

@@ -363,3 +363,19 @@ def test_a_release_path_the_audit_accepts_stays_inside_the_release(path):
         root = "/release/root"
         assert os.path.normpath(os.path.join(root, path)).startswith(root + "/") or os.path.normpath(
             os.path.join(root, path)) == root
+
+
+@FUZZ
+@given(mangled_hand_text(), st.sampled_from(["utf-16", "utf-16-le", "utf-16-be"]))
+def test_a_utf16_hand_history_imports_as_its_utf8_text(text, encoding):
+    """Reliability round two, R18: a UTF-16 export read 0 hands."""
+    from pokerlab.hands.importer import decode, import_text
+
+    bom = {"utf-16": b"", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[encoding]
+    data = bom + text.encode(encoding, errors="surrogatepass")
+    assert decode(data) == text.removeprefix("\ufeff") or decode(data) == text
+    once = _only_value_error(import_text, text, "a.txt")
+    again = _only_value_error(import_text, decode(data), "a.txt")
+    assert (once is None) == (again is None)
+    if once is not None:
+        assert [h.hand_id for h in once[0]] == [h.hand_id for h in again[0]]

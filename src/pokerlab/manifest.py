@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
 from pokerlab.preflop.spot import spot_name
-from pokerlab.io import read_json, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
+from pokerlab.io import read_json, read_text, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -118,7 +118,7 @@ def _inside(path: str) -> bool:
 
 def _read_sums(path: Path) -> dict[str, str]:
     sums = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(read_text(path, SUMS_NAME).splitlines(), 1):
         digest, sep, name = line.partition("  ")
         if not sep or len(digest) != 64:
             raise ValueError(f"{path.name} line {number}: {line!r} is not '<sha256>  <path>'")

@@ -105,7 +105,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _load(paths):
     from pokerlab.hands.importer import import_paths
 
-    return import_paths(paths)
+    result = import_paths(paths)
+    if result.read == 0:
+        unknown = [f.path for f in result.files if f.format == "unknown"]
+        raise ValueError(f"no hand read from {' '.join(map(str, paths))}: "
+                         + (f"{len(unknown)} file(s) in no format pokerlab reads ({', '.join(unknown[:3])}"
+                            f"{', ...' if len(unknown) > 3 else ''}); " if unknown else "no hand-history file; ")
+                         + "expected PokerStars text, PHH or Pluribus logs (UTF-8 or UTF-16)")
+    return result
+
+
+def _charts(folder: str):
+    """The chart library of --charts, which must be a folder (a missing chart is reported, a
+    missing folder is a mistake)."""
+    from pathlib import Path
+
+    from pokerlab.hands.grading import ChartLibrary
+
+    if not Path(folder).is_dir():
+        raise ValueError(f"--charts {folder}: not a folder of charts (results/charts of a run)")
+    return ChartLibrary(folder)
 
 
 def _import(args) -> int:
@@ -175,11 +194,12 @@ def _stats(args) -> int:
 
 
 def _grade(args) -> int:
-    from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary, format_summary
+    from pokerlab.hands.grading import grade_hands, grading_summary, format_summary
 
     check_outputs(out=args.out)
+    library = _charts(args.charts)
     result = _load(args.paths)
-    graded, skips = grade_hands(result.hands, ChartLibrary(args.charts), players=args.player or None)
+    graded, skips = grade_hands(result.hands, library, players=args.player or None)
     summary = grading_summary(graded, skips, top=args.top)
     if args.out:
         from pathlib import Path
@@ -199,11 +219,11 @@ def _grade(args) -> int:
 
 
 def _population(args) -> int:
-    from pokerlab.hands.grading import ChartLibrary
     from pokerlab.hands.population import format_population, population_table
 
+    library = _charts(args.charts)
     result = _load(args.paths)
-    table = population_table(result.hands, ChartLibrary(args.charts), nodes=args.nodes, min_count=args.min_count,
+    table = population_table(result.hands, library, nodes=args.nodes, min_count=args.min_count,
                              exclude=args.exclude, only=args.player or None)
     if args.json:
         print(table.to_json(orient="records", indent=1))
@@ -242,11 +262,9 @@ def _chart_key(text: str) -> tuple[str, int, float]:
 def _exploit(args) -> int:
     from pokerlab.cards import CLASS_NAMES
     from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
-    from pokerlab.hands.grading import ChartLibrary
-
     check_outputs(png=args.png)
     key = _chart_key(args.chart)
-    library = ChartLibrary(args.charts)
+    library = _charts(args.charts)
     result = _load(args.paths)
     br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,
                        exclude=args.exclude, shrink=args.shrink)
@@ -329,6 +347,8 @@ def _generate(args) -> int:
         check_stack_range((low, high))
     except ValueError:
         raise ValueError(f"--stacks {args.stacks!r}: expected finite stacks low,high in bb with 0 < low <= high") from None
+    if not players or any(not 2 <= n <= 9 for n in players):
+        raise ValueError(f"--players {args.players!r}: expected table sizes 2..9, e.g. 2,2,3,4,6")
     from pokerlab.io import check_writable
 
     check_writable(args.out, "output file")

@@ -77,14 +77,21 @@ def detect_format(text: str) -> str | None:
     return None
 
 
+def decode(data: bytes) -> str:
+    """Text of a hand-history file's bytes: UTF-16 when it starts with a UTF-16 byte-order mark
+    (some sites' exports), else UTF-8 (BOM removed); undecodable bytes are replaced, not fatal."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def read_text(path: str | os.PathLike) -> str:
-    """Decoded text of a file (UTF-8, BOM removed; undecodable bytes replaced, not fatal);
-    ``ValueError`` naming the file if it cannot be read."""
+    """:func:`decode` of a file's bytes; ``ValueError`` naming the file if it cannot be read."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return data.decode("utf-8-sig", errors="replace")
+    return decode(data)
 
 
 def hand_key(hand: Hand) -> tuple[str, str] | None:
