@@ -391,3 +391,55 @@ def test_serve_binds_a_bracketed_ipv6_loopback(tmp_path):
         proc.terminate()
         _, err = proc.communicate(timeout=60)
     assert "at http://[::1]:" in line, err
+
+
+# --- impossible input accepted (reliability round two, R20) --------------------------------------
+
+@pytest.mark.parametrize("option, value", [("--hands", "-5"), ("--hands", "0"), ("--ante-share", "2"),
+                                           ("--ante-share", "-0.1"), ("--ante-share", "nan")])
+def test_generate_refuses_impossible_counts_and_shares(tmp_path, capsys, option, value):
+    code = main(["hands", "generate", str(tmp_path / "g.phhs"), f"{option}={value}"])
+    _one_clear_line(capsys, code, option, value)
+    assert not (tmp_path / "g.phhs").exists()
+
+
+def test_the_generator_refuses_them_too():
+    from pokerlab.hands.generate import generate_hands
+
+    with pytest.raises(ValueError, match="ante_share 2"):
+        generate_hands(3, 1, None, ante_share=2)
+    with pytest.raises(ValueError, match="hands -5"):
+        generate_hands(-5, 1, None)
+
+
+def test_population_refuses_an_unknown_node_set(tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["hands", "population", _hand_file(tmp_path), "--charts", str(tmp_path), "--nodes", "bogus"])
+    assert info.value.code == 2 and "--nodes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "inf"])
+def test_postflop_refuses_a_memory_limit_that_is_no_limit(capsys, value):
+    with pytest.raises(SystemExit) as info:
+        main(["postflop", "--pot", "10", "--stack", "10", "--board", "QsJh2h8d3c", "--ip", "AA", "--oop", "KK",
+              f"--max-memory-mb={value}"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--max-memory-mb" in err and value in err
+
+
+def test_equity_with_samples_samples(capsys):
+    assert main(["equity", "AhKh", "QQ", "--samples", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "exact" not in out and "1,000" in out
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_equity_refuses_samples_that_are_not_positive(capsys, value):
+    with pytest.raises(SystemExit) as info:
+        main(["equity", "AhKh", "QQ", f"--samples={value}"])
+    assert info.value.code == 2 and "--samples" in capsys.readouterr().err
+
+
+def test_equity_refuses_samples_with_the_exact_method(capsys):
+    _one_clear_line(capsys, main(["equity", "AhKh", "QQ", "--samples", "1000", "--method", "exact"]), "--samples", "exact")

@@ -379,3 +379,21 @@ def test_a_utf16_hand_history_imports_as_its_utf8_text(text, encoding):
     assert (once is None) == (again is None)
     if once is not None:
         assert [h.hand_id for h in once[0]] == [h.hand_id for h in again[0]]
+
+
+# --- the hand generator's settings ------------------------------------------------------------------
+
+@FUZZ
+@given(st.one_of(st.integers(-10, 10), st.floats(), st.booleans()), st.one_of(st.floats(), st.integers(-2, 2)),
+       st.lists(st.integers(-1, 12), max_size=4), st.tuples(st.floats(), st.floats()))
+def test_generator_settings_raise_only_value_error(count, ante_share, players, stacks):
+    """Reliability round two, R12, R18 and R20: --hands -5, --ante-share 2, --players 1 and
+    --stacks nan,inf were accepted or raised another error."""
+    from pokerlab.hands.generate import check_settings
+
+    try:
+        check_settings(count, ante_share, players, stacks)
+    except ValueError as exc:
+        assert str(exc).split(" ")[0] in ("hands", "ante_share", "players", "stacks") and "\n" not in str(exc)
+        return
+    assert count >= 1 and 0 <= ante_share <= 1 and all(2 <= n <= 9 for n in players) and 0 < stacks[0] <= stacks[1]

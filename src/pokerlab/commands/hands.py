@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("population", help="the pool's action frequencies vs the chart at each node")
     p.add_argument("paths", nargs="+")
     p.add_argument("--charts", default="results/charts")
-    p.add_argument("--nodes", default="rfi", help="'rfi' (raise-first-in nodes) or 'all'")
+    p.add_argument("--nodes", choices=("rfi", "all"), default="rfi", help="'rfi' (raise-first-in nodes) or 'all'")
     p.add_argument("--min-count", type=int, default=30)
     p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
     p.add_argument("--player", action="append", default=[], help="only these players form the pool")
@@ -336,7 +336,7 @@ def _generate(args) -> int:
     from pokerlab.hands.generate import generate_hands
     from pokerlab.hands.phh import write_phhs
 
-    from pokerlab.hands.generate import check_stack_range
+    from pokerlab.hands.generate import check_settings
 
     try:
         players = tuple(int(x) for x in args.players.split(","))
@@ -344,11 +344,11 @@ def _generate(args) -> int:
     except ValueError:
         raise ValueError(f"--players {args.players!r} / --stacks {args.stacks!r}: expected 2,4 and 3,30") from None
     try:
-        check_stack_range((low, high))
-    except ValueError:
-        raise ValueError(f"--stacks {args.stacks!r}: expected finite stacks low,high in bb with 0 < low <= high") from None
-    if not players or any(not 2 <= n <= 9 for n in players):
-        raise ValueError(f"--players {args.players!r}: expected table sizes 2..9, e.g. 2,2,3,4,6")
+        check_settings(args.hands, args.ante_share, players, (low, high))
+    except ValueError as exc:  # the setting's option, as typed
+        name, _, reason = str(exc).partition(" ")
+        typed = {"hands": args.hands, "ante_share": args.ante_share, "players": args.players, "stacks": args.stacks}
+        raise ValueError(f"--{name.replace('_', '-')} {typed[name]!r}: {reason.partition(': ')[2]}") from None
     from pokerlab.io import check_writable
 
     check_writable(args.out, "output file")

@@ -22,7 +22,7 @@ import argparse
 import os
 import sys
 
-from pokerlab.commands import comma_separated
+from pokerlab.commands import comma_separated, positive_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--raise-cap", type=int, default=3, help="raises per street after the bet (default %(default)s)")
     p.add_argument("--accuracy", type=float, default=None, help="target exploitability, %% of pot (default 0.05)")
     p.add_argument("--max-iterations", type=int, default=None, help="iteration limit (default 2000)")
-    p.add_argument("--max-memory-mb", type=float, default=4096.0, help="refuse trees above this (default %(default)s)")
+    p.add_argument("--max-memory-mb", type=positive_number, default=4096.0, help="refuse trees above this (default %(default)s)")
     p.add_argument("--threads", type=int, default=None,
                    help="threads for the dealt subtrees (default: all cores; the result is the same)")
     p.add_argument("--json", action="store_true", help="print the full result record as JSON")
