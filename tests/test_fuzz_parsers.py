@@ -397,3 +397,23 @@ def test_generator_settings_raise_only_value_error(count, ante_share, players, s
         assert str(exc).split(" ")[0] in ("hands", "ante_share", "players", "stacks") and "\n" not in str(exc)
         return
     assert count >= 1 and 0 <= ante_share <= 1 and all(2 <= n <= 9 for n in players) and 0 < stacks[0] <= stacks[1]
+
+
+@FUZZ
+@given(mangled_hand_text(), st.integers(1, 600), st.booleans())
+def test_a_hand_history_read_in_batches_gives_what_its_whole_text_gives(text, chunk, utf16):
+    """Reliability round two, R8: a file is read a batch at a time; whatever the text and the
+    batch size, the hands, lines and skips are those of the whole text."""
+    from pokerlab.hands.importer import decode, import_batches, import_text
+
+    data = text.encode("utf-16" if utf16 else "utf-8", errors="surrogatepass")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.txt"
+        path.write_bytes(data)
+        files = []
+        batched = _only_value_error(lambda: [h for b in import_batches([path], files, chunk_chars=chunk) for h in b])
+    whole = _only_value_error(import_text, decode(data), "fuzz.txt")
+    assert (batched is None) == (whole is None)
+    if whole is not None:
+        assert [(h.hand_id, h.line, h.results) for h in batched] == [(h.hand_id, h.line, h.results) for h in whole[0]]
+        assert files[0].as_dict() == whole[1].as_dict()

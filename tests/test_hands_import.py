@@ -269,3 +269,75 @@ def test_the_truncated_last_hand_of_a_real_export_is_skipped(tmp_path):
     assert (report.read, report.imported) == (7, 6)
     assert [(s["line"], s["hand"]) for s in report.skipped] == [(starts[-1], "212113412965")]
     assert report.skipped[0]["reason"] == "truncated: no *** SUMMARY *** section (the file ends inside the hand?)"
+
+
+# --- a file is read a batch at a time (reliability round two, R8) -----------------------------
+
+
+def _batched(path, chunk):
+    from pokerlab.hands.importer import import_batches
+
+    files = []
+    batches = list(import_batches([path], files, chunk_chars=chunk))
+    return [h for b in batches for h in b], files[0], len(batches)
+
+
+def _same_import(a, b):
+    (hands_a, report_a), (hands_b, report_b) = a, b
+    assert [(h.hand_id, h.line, h.results, h.players) for h in hands_a] == [(h.hand_id, h.line, h.results, h.players)
+                                                                            for h in hands_b]
+    assert report_a.as_dict() == report_b.as_dict()
+
+
+def _samples(tmp_path) -> dict[str, bytes]:
+    hands, _, _ = read_pluribus_text("\n".join([LINE, LINE.replace(":7:", ":8:"), LINE.replace(":7:", ":9:")]), "x.log")
+    write_phhs(hands, tmp_path / "three.phhs")
+    phhs = (tmp_path / "three.phhs").read_text()
+    ps = PS_TWO + PS_HAND.replace("100000000001", "100000000007")[:700] + "\n\n" + PS_HAND  # a cut hand, a repeated id
+    return {"ps.txt": ("some preamble\r\n" + ps).encode(), "ps16.txt": ps.encode("utf-16"),
+            "log.log": ("# comment\n" + LINE + "\n\n" + LINE.replace(":7:", ":8:")[:-9] + "\n" + LINE.replace(":7:", ":9:")).encode(),
+            "three.phhs": phhs.encode(), "unnumbered.phhs": phhs.replace("hand = ", "# hand = ").encode()}
+
+
+@pytest.mark.parametrize("chunk", [1, 13, 400, 1 << 20])
+def test_a_file_read_in_batches_gives_what_its_whole_text_gives(tmp_path, chunk):
+    from pokerlab.hands.importer import decode
+
+    for name, data in _samples(tmp_path).items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        hands, report, batches = _batched(path, chunk)
+        _same_import((hands, report), import_text(decode(data), name))
+        assert report.read >= 3
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_real_files_read_in_batches_give_what_their_whole_text_gives():
+    from pokerlab.hands.importer import read_text
+
+    for path in sorted((SHARED / "pokerstars-nl2-9max").glob("*.txt"))[:2] + [SHARED / "pluribus" / "sample_game_40b.log"]:
+        hands, report, batches = _batched(path, 4096)
+        assert batches > 2
+        _same_import((hands, report), import_text(read_text(path), path.name))
+
+
+def test_the_streamed_tables_are_the_tables_of_all_hands_at_once(tmp_path, monkeypatch):
+    """R8: `hands import --out` writes the tables a batch at a time; they read back as the tables
+    of every hand at once (the way they were written before)."""
+    import pandas as pd
+
+    from pokerlab.cli import main
+    from pokerlab.hands import importer
+    from pokerlab.hands.tables import decisions_frame, hands_frame
+
+    for name, data in _samples(tmp_path).items():
+        (tmp_path / "in").mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(data)
+    monkeypatch.setattr(importer, "CHUNK_CHARS", 300)
+    assert main(["hands", "import", str(tmp_path / "in"), "--out", str(tmp_path / "out")]) == 0
+    hands = import_paths([tmp_path / "in"]).hands
+    assert len(hands) == 10
+    for name, frame in (("hands", hands_frame(hands)), ("decisions", decisions_frame(hands))):
+        frame.to_parquet(tmp_path / f"{name}-at-once.parquet", index=False)
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / f"{name}.parquet"),
+                                      pd.read_parquet(tmp_path / f"{name}-at-once.parquet"))

@@ -105,7 +105,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _load(paths):
     from pokerlab.hands.importer import import_paths
 
-    result = import_paths(paths)
+    return _something_read(import_paths(paths), paths)
+
+
+def _something_read(result, paths):
+    """``result``, unless no hand at all was read from ``paths``."""
     if result.read == 0:
         unknown = [f.path for f in result.files if f.format == "unknown"]
         raise ValueError(f"no hand read from {' '.join(map(str, paths))}: "
@@ -128,14 +132,22 @@ def _charts(folder: str):
 
 
 def _import(args) -> int:
+    """Streams: the files are read a batch of hands at a time, written as they come."""
+    import contextlib
+    from pathlib import Path
+
+    from pokerlab.hands.importer import ImportResult, import_batches
+    from pokerlab.hands.tables import TableWriter
+
     check_output_folder("out", args.out, "hands.parquet")
-    result = _load(args.paths)
-    if args.out:
-        from pathlib import Path
-
-        from pokerlab.hands.tables import write_tables
-
-        write_tables(result.hands, Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")
+    files: list = []
+    with contextlib.ExitStack() as stack:
+        tables = stack.enter_context(TableWriter(Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")) \
+            if args.out else None
+        for batch in import_batches(args.paths, files):
+            if tables is not None:
+                tables.write(batch)
+        result = _something_read(ImportResult([], files), args.paths)  # before the tables are kept
     if args.json:
         print(json.dumps({"read": result.read, "imported": result.imported, "skipped": len(result.skipped),
                           "reasons": result.skip_reasons(), "files": [f.as_dict() for f in result.files]}, indent=1))

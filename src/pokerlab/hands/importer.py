@@ -12,18 +12,29 @@ without a venue number their hands themselves, so theirs are never taken for dup
 
 Formats: ``pluribus`` (ACPC ``STATE:`` lines), ``pokerstars`` (text export), ``phh`` (pokerkit's
 PHH / PHHS). Detection looks at the text, not the file name.
+
+A file is read a batch at a time (:func:`import_file`, about :data:`CHUNK_CHARS` characters,
+cut where a hand begins), so memory is bounded by a batch whatever the file's size; hands,
+lines and skips are those of reading the whole text at once (:func:`import_text`).
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Generator, Iterator
 
 from pokerlab.hands.model import Hand
 
 SUFFIXES = {".txt", ".log", ".phh", ".phhs"}
+CHUNK_CHARS = 1 << 20  # characters of a file read per batch (about 1,000 PokerStars hands)
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# Where a hand begins, by format (a Pluribus log: at every line)
+_HAND_START = {"pokerstars": re.compile(r"^\ufeff?PokerStars (?:Zoom )?(?:Hand|Game) #", re.MULTILINE),
+               "phh": re.compile("^[^\\S\\n]*\\[[^]\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+\\][^\\S\\n]*$", re.MULTILINE)}
 
 
 @dataclass
@@ -80,7 +91,7 @@ def detect_format(text: str) -> str | None:
 def decode(data: bytes) -> str:
     """Text of a hand-history file's bytes: UTF-16 when it starts with a UTF-16 byte-order mark
     (some sites' exports), else UTF-8 (BOM removed); undecodable bytes are replaced, not fatal."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    if data[:2] in UTF16_BOMS:
         return data.decode("utf-16", errors="replace")
     return data.decode("utf-8-sig", errors="replace")
 
@@ -120,23 +131,102 @@ def drop_duplicates(hands: list[Hand], source: str, seen: dict[tuple[str, str], 
     return kept, skipped
 
 
-def import_text(text: str, source: str, seen: dict[tuple[str, str], str] | None = None) -> tuple[list[Hand], FileReport]:
-    """Every hand of one file's text; ``seen`` (see :func:`drop_duplicates`) carries the hands
-    of earlier files, so a hand read there is skipped here as a duplicate."""
-    fmt = detect_format(text)
+def _reader(fmt: str) -> Callable:
+    """The text reader of a format: ``(text, source, first_line) -> (hands, read, skipped)``."""
     if fmt == "pokerstars":
         from pokerlab.hands.pokerstars import read_pokerstars_text as reader
     elif fmt == "pluribus":
         from pokerlab.hands.pluribus import read_pluribus_text as reader
-    elif fmt == "phh":
-        from pokerlab.hands.phh import read_phh_text as reader
     else:
+        from pokerlab.hands.phh import read_phh_text as reader
+    return reader
+
+
+class _Reading:
+    """One file's hands read piece by piece: each piece ends where a hand begins (or at the end
+    of the file), and is read at its line (PHH: and its hand index) in the file."""
+
+    def __init__(self, fmt: str, source: str, seen: dict[tuple[str, str], str]):
+        self.fmt, self.source, self.seen, self.reader = fmt, source, seen, _reader(fmt)
+        self.line, self.read, self.imported, self.skipped = 1, 0, 0, []
+
+    def cut(self, text: str) -> int:
+        """Where the last hand of ``text``, which may continue in the next piece, begins."""
+        if self.fmt == "pluribus":
+            return text.rfind("\n") + 1
+        starts = [match.start() for match in _HAND_START[self.fmt].finditer(text)]
+        if self.fmt == "phh" and self.line == 1 and len(starts) < 2:
+            return 0  # a PHHS file's text before its first section is no hand: read it with that section
+        return starts[-1] if starts else 0
+
+    def piece(self, text: str) -> list[Hand]:
+        extra = (self.read,) if self.fmt == "phh" else ()  # the hand index of a PHH section without a number
+        hands, read, skipped = self.reader(text, self.source, self.line, *extra)
+        hands, duplicates = drop_duplicates(hands, self.source, self.seen)
+        self.read += read
+        self.imported += len(hands)
+        self.skipped += skipped + duplicates
+        self.line += text.count("\n") if self.fmt == "pokerstars" else len(text.splitlines())
+        return hands
+
+    def report(self) -> FileReport:
+        skipped = sorted(self.skipped, key=lambda s: s["line"])
+        assert self.read == self.imported + len(skipped), (self.source, self.read, self.imported, len(skipped))
+        return FileReport(self.source, self.fmt, self.read, self.imported, skipped)
+
+
+def import_text(text: str, source: str, seen: dict[tuple[str, str], str] | None = None) -> tuple[list[Hand], FileReport]:
+    """Every hand of one file's text; ``seen`` (see :func:`drop_duplicates`) carries the hands
+    of earlier files, so a hand read there is skipped here as a duplicate."""
+    fmt = detect_format(text)
+    if fmt is None:
         return [], FileReport(source, "unknown", 0, 0, [])
-    hands, read, skipped = reader(text, source)
-    hands, duplicates = drop_duplicates(hands, source, {} if seen is None else seen)
-    skipped = sorted(skipped + duplicates, key=lambda s: s["line"])
-    assert read == len(hands) + len(skipped), (source, read, len(hands), len(skipped))
-    return hands, FileReport(source, fmt, read, len(hands), skipped)
+    reading = _Reading(fmt, source, {} if seen is None else seen)
+    hands = reading.piece(text)
+    return hands, reading.report()
+
+
+def import_file(path: str | os.PathLike, seen: dict[tuple[str, str], str] | None = None,
+                chunk_chars: int | None = None) -> Generator[list[Hand], None, FileReport]:
+    """The hands of one file, a batch at a time (see the module docstring): yields lists of
+    hands and returns the file's report (``report = yield from import_file(...)``). The same
+    hands, lines and skips as :func:`import_text` of the file's whole text."""
+    path = Path(path)
+    seen = {} if seen is None else seen
+    chunk_chars = chunk_chars or CHUNK_CHARS
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+    def more(size: int) -> bytes:
+        try:
+            return stream.read(size)
+        except OSError as exc:
+            raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+    with stream:
+        data = more(max(chunk_chars, 2))
+        decoder = codecs.getincrementaldecoder("utf-16" if data[:2] in UTF16_BOMS else "utf-8-sig")(errors="replace")
+        text = decoder.decode(data, final=not data)
+        while data and len(text) < 4096:  # what detect_format looks at
+            data = more(chunk_chars)
+            text += decoder.decode(data, final=not data)
+        fmt = detect_format(text)
+        if fmt is None:
+            return FileReport(path.name, "unknown", 0, 0, [])
+        reading = _Reading(fmt, path.name, seen)
+        while True:
+            cut = reading.cut(text) if data else len(text)  # at the end of the file, all that is left
+            if cut:
+                hands = reading.piece(text[:cut])
+                text = text[cut:]
+                if hands:
+                    yield hands
+            if not data:
+                return reading.report()
+            data = more(chunk_chars)
+            text += decoder.decode(data, final=not data)
 
 
 def expand_paths(paths) -> list[Path]:
@@ -155,12 +245,17 @@ def expand_paths(paths) -> list[Path]:
     return out
 
 
-def import_paths(paths) -> ImportResult:
-    hands: list[Hand] = []
-    files: list[FileReport] = []
+def import_batches(paths, files: list[FileReport], chunk_chars: int | None = None) -> Iterator[list[Hand]]:
+    """The hands of every file of ``paths`` (:func:`expand_paths`), a batch at a time, each hand
+    once (:func:`drop_duplicates` across the files); each file's report is appended to ``files``
+    once the file is read."""
     seen: dict[tuple[str, str], str] = {}
     for path in expand_paths(paths):
-        got, report = import_text(read_text(path), path.name, seen)
-        hands.extend(got)
-        files.append(report)
+        files.append((yield from import_file(path, seen, chunk_chars)))
+
+
+def import_paths(paths) -> ImportResult:
+    """Every hand of ``paths`` in memory, with the per-file reports."""
+    files: list[FileReport] = []
+    hands = [h for batch in import_batches(paths, files) for h in batch]
     return ImportResult(hands, files)

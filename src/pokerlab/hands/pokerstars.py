@@ -32,13 +32,16 @@ _RAKE = re.compile(r"Rake [$€£]?([\d.]+)")
 _TIME = re.compile(r" - (\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})")
 
 
-def split_hands(text: str) -> list[tuple[int, str, str]]:
-    """(first line, hand number, text) of every hand in a PokerStars export."""
+def split_hands(text: str, first_line: int = 1) -> list[tuple[int, str, str]]:
+    """(first line, hand number, text) of every hand in a PokerStars export (``text`` starting at
+    line ``first_line`` of its file)."""
     starts = [(m.start(), m.group(1)) for m in HEADER.finditer(text)]
-    out = []
+    out, line, counted = [], first_line, 0
     for j, (pos, number) in enumerate(starts):
         end = starts[j + 1][0] if j + 1 < len(starts) else len(text)
-        out.append((text.count("\n", 0, pos) + 1, number, text[pos:end].lstrip("\ufeff")))
+        line += text.count("\n", counted, pos)  # counted from the previous hand, not from the top
+        counted = pos
+        out.append((line, number, text[pos:end].lstrip("\ufeff")))
     return out
 
 
@@ -157,10 +160,11 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     return hand
 
 
-def read_pokerstars_text(text: str, source: str = "") -> tuple[list[Hand], int, list[dict]]:
-    """Every hand of a PokerStars export: (hands, read, skipped [{source, line, hand, reason}])."""
+def read_pokerstars_text(text: str, source: str = "", first_line: int = 1) -> tuple[list[Hand], int, list[dict]]:
+    """Every hand of a PokerStars export (``text`` starting at line ``first_line`` of its file):
+    (hands, read, skipped [{source, line, hand, reason}])."""
     hands, skipped = [], []
-    chunks = split_hands(text)
+    chunks = split_hands(text, first_line)
     for line, number, chunk in chunks:
         try:
             hands.append(parse_hand(chunk, source=source, line=line, number=number))
