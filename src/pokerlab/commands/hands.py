@@ -274,6 +274,7 @@ def _chart_key(text: str) -> tuple[str, int, float]:
 def _exploit(args) -> int:
     from pokerlab.cards import CLASS_NAMES
     from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
+
     check_outputs(png=args.png)
     key = _chart_key(args.chart)
     library = _charts(args.charts)
@@ -345,10 +346,9 @@ def _pushfold_exploit(args) -> int:
 
 
 def _generate(args) -> int:
-    from pokerlab.hands.generate import generate_hands
+    from pokerlab.hands.generate import check_settings, generate_hands
     from pokerlab.hands.phh import write_phhs
-
-    from pokerlab.hands.generate import check_settings
+    from pokerlab.io import check_writable
 
     try:
         players = tuple(int(x) for x in args.players.split(","))
@@ -361,8 +361,6 @@ def _generate(args) -> int:
         name, _, reason = str(exc).partition(" ")
         typed = {"hands": args.hands, "ante_share": args.ante_share, "players": args.players, "stacks": args.stacks}
         raise ValueError(f"--{name.replace('_', '-')} {typed[name]!r}: {reason.partition(': ')[2]}") from None
-    from pokerlab.io import check_writable
-
     check_writable(args.out, "output file")
     hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share, players=players,
                            stack_range=(low, high))
