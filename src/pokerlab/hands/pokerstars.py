@@ -9,7 +9,7 @@ seat while sitting out (dropped before parsing: they are not dealt in).
 
 Only cash No-Limit Hold'em is imported; anything else is skipped with the reason. A hand cut
 off (the end of a file copied or written only in part) is skipped as truncated: a whole hand
-ends with a summary that lists every seat dealt in, the last line ended by a newline.
+ends with a summary that lists every seat dealt in, its last line ended by a newline.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def _check_whole(chunk: str) -> None:
     if missing or not any(l.startswith("Total pot") for l in lines[summary:]):
         what = f"seat {missing[0]}" if missing else "the total pot"
         raise HandError(f"truncated: the summary does not list {what} (the file ends inside the hand?)")
-    if not chunk.endswith("\n"):
-        raise HandError("truncated: the last line has no end (the file ends inside the hand?)")
+    if _SEAT_NUMBER.match(lines[-1]) and not chunk.endswith("\n"):
+        raise HandError("truncated: the summary's last line has no end (the file ends inside the hand?)")
 
 
 def _drop_sitting_out(chunk: str) -> str:
