@@ -32,7 +32,8 @@ from pokerlab.hands.model import Hand
 SUFFIXES = {".txt", ".log", ".phh", ".phhs"}
 CHUNK_CHARS = 1 << 20  # characters of a file read per batch (about 1,000 PokerStars hands)
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-# Where a hand begins, by format (a Pluribus log: at every line)
+# Where a hand begins, by format (a Pluribus log: at every line). A PHHS section line "[name]"
+# has no character in its name that str.splitlines breaks at, as the PHH reader splits lines so.
 _HAND_START = {"pokerstars": re.compile(r"^\ufeff?PokerStars (?:Zoom )?(?:Hand|Game) #", re.MULTILINE),
                "phh": re.compile("^[^\\S\\n]*\\[[^]\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+\\][^\\S\\n]*$", re.MULTILINE)}
 

@@ -48,8 +48,10 @@ def split_hands(text: str, first_line: int = 1) -> list[tuple[int, str, str]]:
 _SEAT_NUMBER = re.compile(r"^Seat (\d+): ")
 
 
-def _check_whole(chunk: str) -> None:
-    """:class:`HandError` unless the hand's text is whole (see the module docstring)."""
+def _whole(chunk: str) -> str:
+    """The hand's text through its summary's last seat line; :class:`HandError` unless it is
+    whole (see the module docstring). What follows (blank lines, or the cut-off start of a next
+    hand at the end of a file) is no part of the hand."""
     lines = chunk.splitlines()
     summary = next((i for i, l in enumerate(lines) if l.startswith("*** SUMMARY")), None)
     if summary is None:
@@ -57,11 +59,13 @@ def _check_whole(chunk: str) -> None:
     seated = {m.group(1) for l in lines[:summary] if (m := _SEAT.match(l)) and "out" not in m.group(3)}
     listed = {m.group(1) for l in lines[summary:] if (m := _SEAT_NUMBER.match(l))}
     missing = sorted(seated - listed, key=int)
-    if missing or not any(l.startswith("Total pot") for l in lines[summary:]):
-        what = f"seat {missing[0]}" if missing else "the total pot"
+    if missing or not listed or not any(l.startswith("Total pot") for l in lines[summary:]):
+        what = f"seat {missing[0]}" if missing else "the total pot" if listed else "any seat"
         raise HandError(f"truncated: the summary does not list {what} (the file ends inside the hand?)")
-    if _SEAT_NUMBER.match(lines[-1]) and not chunk.endswith("\n"):
+    last = max(i for i, l in enumerate(lines) if i > summary and _SEAT_NUMBER.match(l))
+    if last == len(lines) - 1 and not chunk.endswith("\n"):
         raise HandError("truncated: the summary's last line has no end (the file ends inside the hand?)")
+    return "\n".join(lines[:last + 1]) + "\n"
 
 
 def _drop_sitting_out(chunk: str) -> str:
@@ -83,7 +87,7 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     """One PokerStars hand -> :class:`Hand`; :class:`HandError` with the reason otherwise."""
     from pokerkit import HandHistory
 
-    _check_whole(chunk)
+    chunk = _whole(chunk)
     header = chunk.splitlines()[0]
     if "Hold'em No Limit" not in header:
         game = header.split(":", 1)[1].split("-")[0].strip() if ":" in header else header
