@@ -230,8 +230,8 @@ FILE_CASES = {
 
 
 def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
-    """The default config with ``overlay`` applied, its paths made absolute under ``root`` (the
-    workflow's directory), and ``files`` written there."""
+    """The default config with ``overlay`` applied (dotted keys replace one value, plain keys a
+    section), and ``files`` written in ``root`` (the workflow's directory)."""
     for name, text in files.items():
         (root / name).write_text(text)
     config = _config(**{k: v for k, v in overlay.items() if "." in k})
@@ -243,8 +243,7 @@ def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
 def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_path, monkeypatch, case):
     """Reliability round two, R15: these passed the load and failed inside the solve job."""
     overlay, files, message = FILE_CASES[case]
-    for name in ("config",):
-        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "config").symlink_to(ROOT / "config")
     monkeypatch.chdir(tmp_path)  # the workflow reads paths relative to its working directory
     config = _overlaid(tmp_path, overlay, files)
     with pytest.raises(ValueError, match=re.escape(message)):
