@@ -289,3 +289,23 @@ def test_the_exact_tables_digest_is_pinned(equity_table, tmp_path):
         verify_table(path, "exact")
     record = verify_table(path, "sampled")
     assert record["mode"] == "sampled" and record["tables_sha256"] == table_digest(equity_table.win, equity_table.tie)
+
+
+def test_ctrl_c_during_the_exact_build_is_a_plain_keyboard_interrupt():
+    """Reliability round two, R21: Ctrl-C during the exact build ended in a chained
+    ``SystemError: CPUDispatcher(...) returned a result with an exception set``."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", "from pokerlab.equity import exact_pair_counts; print('go', flush=True); "
+                             "exact_pair_counts(); print('finished', flush=True)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "go\n"
+    time.sleep(3)  # inside the parallel kernels (the exact build takes about half a minute on 2 cores)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert "finished" not in out, "the build ended before the interrupt: the test did not test anything"
+    assert proc.returncode != 0
+    assert err.rstrip().endswith("KeyboardInterrupt") and "SystemError" not in err, err[-2000:]

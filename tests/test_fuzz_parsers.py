@@ -372,3 +372,146 @@ def test_a_logged_session_of_any_size_is_answered_201_400_or_413_never_500(sessi
     else:
         assert r.status_code == 201, r.text[:200]
     assert sessions_client.get("/api/v1/sessions").status_code == 200
+
+
+@FUZZ
+@given(mangled_hand_text())
+def test_hand_history_files_read_twice_import_each_hand_once(text):
+    """Reliability round two, R4: whatever the text, no two imported hands share a site and hand
+    id, and a second copy of the file imports nothing more (each of its hands is a skip)."""
+    from pokerlab.hands.importer import hand_key, import_paths
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copies = [Path(tmp) / folder / "sample_game_7.log" for folder in ("a", "b")]  # a Pluribus log's id is its name's
+        for path in copies:
+            path.parent.mkdir()
+            path.write_text(text)
+        once = _only_value_error(import_paths, copies[:1])
+        twice = _only_value_error(import_paths, copies)
+    if once is None:
+        return
+    keys = [hand_key(h) for h in twice.hands if hand_key(h) is not None]
+    assert len(keys) == len(set(keys))
+    assert twice.read == 2 * once.read and twice.read == twice.imported + len(twice.skipped)
+    site_ids = [h for h in once.hands if hand_key(h) is not None]
+    assert twice.imported == once.imported + len(once.hands) - len(site_ids)
+
+
+@FUZZ
+@given(st.integers(0, 2 * len(HAND_SAMPLES[1])))
+def test_a_pokerstars_export_cut_anywhere_imports_only_whole_hands(cut):
+    """Reliability round two, R5: a hand cut off by the end of the file is skipped as truncated."""
+    from test_hands_import import PS_HAND
+
+    from pokerlab.hands.importer import import_text
+
+    text = PS_HAND.replace("100000000001", "100000000002") + "\n\n\n" + PS_HAND
+    hands, report = import_text(text[:cut], "cut.txt")
+    whole = [m for m in ("100000000002", "100000000001")
+             if text.index("Seat 7: dave (big blind) folded before Flop\n", text.index(m)) + 45 <= cut]
+    assert [h.hand_id for h in hands] == whole
+    assert all(s["reason"].startswith("truncated: ") for s in report.skipped)
+
+
+@settings(max_examples=20, derandomize=True, database=None, deadline=None)
+@given(st.integers(1, 200_000), st.sampled_from(['[', '{"a": ', '[{"b": ']))
+def test_a_json_file_nested_at_any_depth_raises_only_value_error(depth, opening):
+    """Reliability round two, R12: a TexasSolver dump nested 100,000 deep raised RecursionError."""
+    closing = {"[": "]", '{"a": ': "}", '[{"b": ': "}]"}[opening]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dump.json"
+        path.write_text(opening * depth + "0" + closing * depth)
+        _only_value_error(read_texassolver_dump, path, names=str(path))
+
+
+# --- decide's action history -------------------------------------------------------------------
+
+history_items = st.tuples(st.sampled_from(["hero", "villain", "Hero", "x"]),
+                          st.sampled_from(["check", "bet", "raise", "call", "fold"]),
+                          st.one_of(st.just(""), st.sampled_from(["nan", "inf", "-inf", "-0.5", "1e308", "0", "0.33",
+                                                                  "1_0", "½"]), st.floats().map(repr)))
+history_text = st.lists(st.tuples(st.sampled_from(["flop", "turn", "river", "preflop", ""]),
+                                  st.lists(history_items, max_size=4)), max_size=3).map(
+    lambda streets: "; ".join(f"{s}: " + ", ".join(" ".join(filter(None, a)) for a in acts) for s, acts in streets))
+
+
+@FUZZ
+@given(history_text)
+def test_decide_history_raises_only_value_error_and_keeps_finite_sizes(text):
+    """Reliability round two, R13: 'villain bet nan' was read as a bet of NaN pots."""
+    from pokerlab.ranges.decide import parse_history
+
+    actions = _only_value_error(parse_history, text)
+    for action in actions or []:
+        assert np.isfinite(action.size) and action.size >= 0, action
+
+
+# --- release paths -------------------------------------------------------------------------------
+
+@FUZZ
+@given(st.lists(st.sampled_from(["..", ".", "", "charts", "a.json", "/", "~", "\\\\", "..\\\\x", "etc", "C:"]), max_size=6)
+       .map("/".join))
+def test_a_release_path_the_audit_accepts_stays_inside_the_release(path):
+    """Reliability round two, R17: the audit followed '../../../etc/hostname' out of the release."""
+    import os.path
+
+    from pokerlab.manifest import _inside
+
+    if _inside(path):
+        root = "/release/root"
+        assert os.path.normpath(os.path.join(root, path)).startswith(root + "/") or os.path.normpath(
+            os.path.join(root, path)) == root
+
+
+@FUZZ
+@given(mangled_hand_text(), st.sampled_from(["utf-16", "utf-16-le", "utf-16-be"]))
+def test_a_utf16_hand_history_imports_as_its_utf8_text(text, encoding):
+    """Reliability round two, R18: a UTF-16 export read 0 hands."""
+    from pokerlab.hands.importer import decode, import_text
+
+    bom = {"utf-16": b"", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[encoding]
+    data = bom + text.encode(encoding, errors="surrogatepass")
+    assert decode(data) == text.removeprefix("\ufeff") or decode(data) == text
+    once = _only_value_error(import_text, text, "a.txt")
+    again = _only_value_error(import_text, decode(data), "a.txt")
+    assert (once is None) == (again is None)
+    if once is not None:
+        assert [h.hand_id for h in once[0]] == [h.hand_id for h in again[0]]
+
+
+# --- the hand generator's settings ------------------------------------------------------------------
+
+@FUZZ
+@given(st.one_of(st.integers(-10, 10), st.floats(), st.booleans()), st.one_of(st.floats(), st.integers(-2, 2)),
+       st.lists(st.integers(-1, 12), max_size=4), st.tuples(st.floats(), st.floats()))
+def test_generator_settings_raise_only_value_error(count, ante_share, players, stacks):
+    """Reliability round two, R12, R18 and R20: --hands -5, --ante-share 2, --players 1 and
+    --stacks nan,inf were accepted or raised another error."""
+    from pokerlab.hands.generate import check_settings
+
+    try:
+        check_settings(count, ante_share, players, stacks)
+    except ValueError as exc:
+        assert str(exc).split(" ")[0] in ("hands", "ante_share", "players", "stacks") and "\n" not in str(exc)
+        return
+    assert count >= 1 and 0 <= ante_share <= 1 and all(2 <= n <= 9 for n in players) and 0 < stacks[0] <= stacks[1]
+
+
+@FUZZ
+@given(mangled_hand_text(), st.integers(1, 600), st.booleans())
+def test_a_hand_history_read_in_batches_gives_what_its_whole_text_gives(text, chunk, utf16):
+    """Reliability round two, R8: a file is read a batch at a time; whatever the text and the
+    batch size, the hands, lines and skips are those of the whole text."""
+    from pokerlab.hands.importer import decode, import_batches, import_text
+
+    data = text.encode("utf-16" if utf16 else "utf-8", errors="surrogatepass")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.txt"
+        path.write_bytes(data)
+        files = []
+        batched = _only_value_error(lambda: [h for b in import_batches([path], files, chunk_chars=chunk) for h in b])
+    whole = _only_value_error(import_text, decode(data), "fuzz.txt")
+    assert (batched is None) == (whole is None)
+    if whole is not None:
+        assert [(h.hand_id, h.line, h.results) for h in batched] == [(h.hand_id, h.line, h.results) for h in whole[0]]
+        assert files[0].as_dict() == whole[1].as_dict()

@@ -182,3 +182,162 @@ def test_shared_pokerstars_files_lose_nothing():
     headers = sum(sum(1 for l in f.read_text(encoding="utf-8-sig").splitlines() if " Hand #" in l and l.lstrip("\ufeff").startswith("PokerStars"))
                   for f in files)
     assert result.read == headers
+
+
+# --- the same hand twice is imported once (reliability round two, R4) ------------------------
+
+PS_TWO = PS_HAND + PS_HAND.replace("100000000001", "100000000005")
+
+
+def test_the_same_export_under_two_names_is_imported_once_and_reported(tmp_path):
+    (tmp_path / "ps.txt").write_text(PS_TWO)
+    (tmp_path / "copy.txt").write_text(PS_TWO)
+    result = import_paths([tmp_path / "ps.txt", tmp_path / "copy.txt"])
+    assert (result.read, result.imported, len(result.skipped)) == (4, 2, 2)
+    assert [h.hand_id for h in result.hands] == ["100000000001", "100000000005"]
+    second = PS_HAND.count("\n") + 1
+    assert [(s["source"], s["line"], s["hand"], s["reason"]) for s in result.files[1].skipped] == [
+        ("copy.txt", 1, "100000000001", "duplicate: pokerstars hand 100000000001 was read at ps.txt line 1"),
+        ("copy.txt", second, "100000000005", f"duplicate: pokerstars hand 100000000005 was read at ps.txt line {second}")]
+    assert list(result.skip_reasons().values()) == [2]
+    same = import_paths([tmp_path / "ps.txt", tmp_path / "ps.txt"])  # `hands stats ps.txt ps.txt`
+    assert (same.imported, len(same.skipped)) == (2, 2)
+
+
+def test_a_hand_id_repeated_inside_one_file_counts_once():
+    hands, report = import_text(PS_TWO + PS_HAND, "x.txt")
+    assert (report.read, report.imported) == (3, 2) and [h.hand_id for h in hands] == ["100000000001", "100000000005"]
+    third = 2 * PS_HAND.count("\n") + 1
+    assert report.skipped == [{"source": "x.txt", "line": third, "hand": "100000000001",
+                               "reason": "duplicate: pokerstars hand 100000000001 was read at x.txt line 1"}]
+
+
+def test_numbers_a_file_gives_its_hands_are_not_site_ids(tmp_path):
+    """PHH without a venue numbers its hands itself (the generator writes 1, 2, ...): two such
+    files are different hands even where their numbers agree."""
+    hands, _, _ = read_pluribus_text("\n".join([LINE, LINE.replace(":7:", ":8:")]), "x.log")
+    write_phhs(hands, tmp_path / "a.phhs")
+    write_phhs(hands[::-1], tmp_path / "b.phhs")
+    result = import_paths([tmp_path / "a.phhs", tmp_path / "b.phhs"])
+    assert (result.read, result.imported) == (4, 4)
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_a_session_proposal_counts_an_export_stored_twice_once(tmp_path):
+    """R4: the same export under two names doubled the proposal (34 hands, +1.38 instead of 17, +0.69)."""
+    from pokerlab.sessions.dashboard import dashboard
+
+    source = SHARED / "pokerstars-nl2-9max" / "nl2-9max-03.txt"
+    proposals = {}
+    for names in (["a.txt"], ["a.txt", "b.txt"]):
+        data = tmp_path / str(len(names)) / "data"
+        (data / "exports").mkdir(parents=True)
+        for name in names:
+            (data / "exports" / name).symlink_to(source)
+        d = dashboard(data, grade=False)
+        proposals[len(names)] = [(p["start"], p["end"], p["hands"], p["hh_net"]) for p in d["proposals"]]
+        assert d["duplicate_hands"] == 17 * (len(names) - 1)
+    assert sum(p[2] for p in proposals[1]) == 17 and sum(p[3] for p in proposals[1]) == pytest.approx(0.69)
+    assert proposals[2] == proposals[1]
+
+
+# --- a hand cut off at the end of a file is skipped (reliability round two, R5) ---------------
+
+
+def test_a_hand_cut_off_anywhere_is_skipped_as_truncated():
+    """Every prefix of a hand that ends before its summary's last seat line is refused, with the
+    line the hand starts at; only the whole hand imports."""
+    second = PS_HAND.count("\n") + 1
+    text = PS_HAND + PS_HAND.replace("100000000001", "100000000002")
+    last_seat = text.rindex("Seat 7: dave")
+    for cut in range(len(PS_HAND) + 40, len(text), 7):
+        hands, report = import_text(text[:cut], "cut.txt")
+        if cut > last_seat + len("Seat 7: dave (big blind) folded before Flop"):
+            assert report.imported == 2, cut
+            continue
+        assert [h.hand_id for h in hands] == ["100000000001"], cut
+        assert [(s["line"], s["hand"]) for s in report.skipped] == [(second, "100000000002")], cut
+        assert report.skipped[0]["reason"].startswith("truncated: "), (cut, report.skipped[0]["reason"])
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_the_truncated_last_hand_of_a_real_export_is_skipped(tmp_path):
+    """R5: `head -c 8552 nl2-9max-03.txt` imported the cut hand (Hero at -5 bb, a note only)."""
+    text = (SHARED / "pokerstars-nl2-9max" / "nl2-9max-03.txt").read_bytes()[:8552].decode()
+    hands, report = import_text(text, "cut.txt")
+    starts = [i + 1 for i, l in enumerate(text.splitlines()) if l.startswith("PokerStars Hand #")]
+    assert (report.read, report.imported) == (7, 6)
+    assert [(s["line"], s["hand"]) for s in report.skipped] == [(starts[-1], "212113412965")]
+    assert report.skipped[0]["reason"] == "truncated: no *** SUMMARY *** section (the file ends inside the hand?)"
+
+
+# --- a file is read a batch at a time (reliability round two, R8) -----------------------------
+
+
+def _batched(path, chunk):
+    from pokerlab.hands.importer import import_batches
+
+    files = []
+    batches = list(import_batches([path], files, chunk_chars=chunk))
+    return [h for b in batches for h in b], files[0], len(batches)
+
+
+def _same_import(a, b):
+    (hands_a, report_a), (hands_b, report_b) = a, b
+    assert [(h.hand_id, h.line, h.results, h.players) for h in hands_a] == [(h.hand_id, h.line, h.results, h.players)
+                                                                            for h in hands_b]
+    assert report_a.as_dict() == report_b.as_dict()
+
+
+def _samples(tmp_path) -> dict[str, bytes]:
+    hands, _, _ = read_pluribus_text("\n".join([LINE, LINE.replace(":7:", ":8:"), LINE.replace(":7:", ":9:")]), "x.log")
+    write_phhs(hands, tmp_path / "three.phhs")
+    phhs = (tmp_path / "three.phhs").read_text()
+    ps = PS_TWO + PS_HAND.replace("100000000001", "100000000007")[:700] + "\n\n" + PS_HAND  # a cut hand, a repeated id
+    return {"ps.txt": ("some preamble\r\n" + ps).encode(), "ps16.txt": ps.encode("utf-16"),
+            "log.log": ("# comment\n" + LINE + "\n\n" + LINE.replace(":7:", ":8:")[:-9] + "\n" + LINE.replace(":7:", ":9:")).encode(),
+            "three.phhs": phhs.encode(), "unnumbered.phhs": phhs.replace("hand = ", "# hand = ").encode()}
+
+
+@pytest.mark.parametrize("chunk", [1, 13, 400, 1 << 20])
+def test_a_file_read_in_batches_gives_what_its_whole_text_gives(tmp_path, chunk):
+    from pokerlab.hands.importer import decode
+
+    for name, data in _samples(tmp_path).items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        hands, report, batches = _batched(path, chunk)
+        _same_import((hands, report), import_text(decode(data), name))
+        assert report.read >= 3
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/hands is absent")
+def test_real_files_read_in_batches_give_what_their_whole_text_gives():
+    from pokerlab.hands.importer import read_text
+
+    for path in sorted((SHARED / "pokerstars-nl2-9max").glob("*.txt"))[:2] + [SHARED / "pluribus" / "sample_game_40b.log"]:
+        hands, report, batches = _batched(path, 4096)
+        assert batches > 2
+        _same_import((hands, report), import_text(read_text(path), path.name))
+
+
+def test_the_streamed_tables_are_the_tables_of_all_hands_at_once(tmp_path, monkeypatch):
+    """R8: `hands import --out` writes the tables a batch at a time; they read back as the tables
+    of every hand at once (the way they were written before)."""
+    import pandas as pd
+
+    from pokerlab.cli import main
+    from pokerlab.hands import importer
+    from pokerlab.hands.tables import decisions_frame, hands_frame
+
+    for name, data in _samples(tmp_path).items():
+        (tmp_path / "in").mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(data)
+    monkeypatch.setattr(importer, "CHUNK_CHARS", 300)
+    assert main(["hands", "import", str(tmp_path / "in"), "--out", str(tmp_path / "out")]) == 0
+    hands = import_paths([tmp_path / "in"]).hands
+    assert len(hands) == 10
+    for name, frame in (("hands", hands_frame(hands)), ("decisions", decisions_frame(hands))):
+        frame.to_parquet(tmp_path / f"{name}-at-once.parquet", index=False)
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / f"{name}.parquet"),
+                                      pd.read_parquet(tmp_path / f"{name}-at-once.parquet"))

@@ -151,7 +151,7 @@ def test_load_rejects_other_documents(tmp_path):
     path.write_text(json.dumps({"format": "something else"}))
     with pytest.raises(ValueError, match="not a pokerlab-range-priors"):
         RangePriors.load(path)
-    with pytest.raises(ValueError, match="no file"):
+    with pytest.raises(ValueError, match="missing.json does not exist"):
         RangePriors.load(tmp_path / "missing.json")
 
 

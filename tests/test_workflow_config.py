@@ -20,6 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
+@pytest.fixture(autouse=True)
+def _in_the_checkout(monkeypatch):
+    """The config's paths are relative to the workflow's directory, here the checkout."""
+    monkeypatch.chdir(ROOT)
+
+
 @pytest.mark.parametrize("depth, label", [(10, "10"), (12.5, "12.5"), (100.0, "100"), (0.001 + 2, "2.001"),
                                           (123456, "123456"), (2.00001, "2.00001")])
 def test_depth_labels_that_round_trip(depth, label):
@@ -183,3 +189,184 @@ def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(
     assert result.read_text() == '{"status": "shipped"}\n'
     message = out.stderr + out.stdout
     assert "equity table results/equity/equity_169.npz: unreadable" in message and "delete it and re-run" in message
+
+
+# --- every file the config names is read and checked when the workflow loads -----------------
+
+GOOD_CONSTANTS = {"constants": {"a": 1.375, "b": -0.02, "c2": 0.0175, "cap": 0.07}}
+
+
+def _constants_text(**change):
+    import json
+
+    doc = copy.deepcopy(GOOD_CONSTANTS)
+    for key, value in change.items():
+        if value is None:
+            del doc["constants"][key]
+        else:
+            doc["constants"][key] = value
+    return json.dumps(doc)  # NaN is written as the bare token NaN, which Python's json reads back
+
+
+FILE_CASES = {
+    "sizing is /etc/passwd": ({"solve.sizing": "/etc/passwd"}, {}, "config solve.sizing: /etc/passwd: "),
+    "sizing missing": ({"solve.sizing": "nope.yaml"}, {}, "config solve.sizing: nope.yaml: "),
+    "payouts is /etc/passwd": ({"icm": {"payouts": "/etc/passwd"}}, {}, "config icm.payouts: /etc/passwd: "),
+    "constants garbage": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": "garbage{"},
+                          "config solve.postflop.file: c.json: "),
+    "constants cap 0.9": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(cap=0.9)},
+                          "config solve.postflop.file: c.json: postflop model cap: 0.9 must be in [0, 0.5)"),
+    "constants a -1": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(a=-1)},
+                       "config solve.postflop.file: c.json: postflop model a: -1 must be > 0"),
+    "constants NaN": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(b=float("nan"))},
+                      "config solve.postflop.file: c.json: postflop model b: nan is not a finite number"),
+    "constants missing key": ({"solve.postflop": {"source": "file", "file": "c.json"}}, {"c.json": _constants_text(c2=None)},
+                              "config solve.postflop.file: c.json: "),
+    "constants file missing": ({"solve.postflop": {"source": "file", "file": "gone.json"}}, {},
+                               "config solve.postflop.file: gone.json: "),
+    "class table missing": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2", "class_table": "/nope.tsv"}},
+                            {}, "config solve.postflop.class_table: /nope.tsv: "),
+    "class table missing, model v1": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "class_table": "/nope.tsv"}},
+                                      {}, "config solve.postflop.class_table: /nope.tsv: "),
+    "class table garbage": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2", "class_table": "t.tsv"}},
+                            {"t.tsv": "\x00\xff garbage\n1\t2\n"}, "config solve.postflop.class_table: t.tsv: "),
+}
+
+
+def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
+    """The default config with ``overlay`` applied (dotted keys replace one value, plain keys a
+    section), and ``files`` written in ``root`` (the workflow's directory)."""
+    for name, text in files.items():
+        (root / name).write_text(text)
+    config = _config(**{k: v for k, v in overlay.items() if "." in k})
+    config.update({k: v for k, v in overlay.items() if "." not in k})
+    return config
+
+
+@pytest.mark.parametrize("case", FILE_CASES)
+def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_path, monkeypatch, case):
+    """Reliability round two, R15: these passed the load and failed inside the solve job."""
+    overlay, files, message = FILE_CASES[case]
+    (tmp_path / "config").symlink_to(ROOT / "config")
+    monkeypatch.chdir(tmp_path)  # the workflow reads paths relative to its working directory
+    config = _overlaid(tmp_path, overlay, files)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_config(config)
+
+
+def test_the_files_of_the_shipped_configs_pass():
+    check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
+                                              "class_table": "config/postflop-class-table.tsv"}}))
+    # a class table the fitting run has still to write is not there yet: the workflow makes it first
+    check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
+                                              "class_table": "results/fit/class_table.tsv"}}))
+
+
+@pytest.mark.parametrize("case", ["sizing is /etc/passwd", "constants cap 0.9", "class table missing"])
+def test_bad_config_stops_the_workflow_at_load_and_keeps_existing_results(tmp_path, case):
+    """R15: with these overlays `snakemake` passed the dry run, ran the solve job, which failed,
+    and Snakemake deleted the spot's existing result.json and result.npz."""
+    overlay, files, message = FILE_CASES[case]
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
+    over = {"equity": {"mode": "sampled", "samples": 100}, "sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}
+    for key, value in overlay.items():
+        section, _, name = key.partition(".")
+        over.setdefault(section, {}).update({name: value} if name else value)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(over))
+    target = "results/solves/cash/2max/5bb/result.json"
+    kept = {target: '{"status": "shipped"}\n', target.replace(".json", ".npz"): "arrays"}
+    for path, text in kept.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    for args in (["-n", "--forceall"], ["--cores", "1", "--forceall"]):
+        out = subprocess.run([sys.executable, "-m", "snakemake", *args, target, "--configfile", "c.yaml"],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        assert out.returncode != 0
+        assert message in out.stderr + out.stdout
+        assert "Select jobs to execute" not in out.stderr + out.stdout  # stopped when the workflow loaded
+        for path, text in kept.items():
+            assert (tmp_path / path).read_text() == text
+
+
+# --- unbounded values are refused before the plan is built ----------------------------------
+
+
+def _schema_problem(config: dict) -> str | None:
+    from pokerlab.schema_check import first_problem
+
+    return first_problem(config, yaml.safe_load((ROOT / "config" / "schema.yaml").read_text()), strict=True)
+
+
+@pytest.mark.parametrize("changes, where", [
+    ({"fit.boards": 100_000_000}, "fit/boards"),
+    ({"fit.boards": 22_101}, "fit/boards"),
+    ({"fit.heldout_boards": 22_101}, "fit/heldout_boards"),
+    ({"solve.checkpoints": [400, 10**12]}, "solve/checkpoints/1"),
+    ({"solve.bar_coefficient": 0}, "solve/bar_coefficient"),
+    ({"fit.max_iterations": 10**12}, "fit/max_iterations"),
+    ({"fit.endings_per_spot": 10**9}, "fit/endings_per_spot"),
+    ({"pushfold.fourmax.final_samples": 10**15}, "pushfold/fourmax/final_samples"),
+    ({"hands.generated": {"hands": 10**12}}, "hands/generated/hands"),
+])
+def test_the_schema_bounds_every_count_and_the_bar(changes, where):
+    """Reliability round two, R16: a bar of 0 can never be met, and counts without a bound let the
+    dry run hang or plan tens of thousands of jobs."""
+    config = _config(**{k: v for k, v in changes.items() if not k.startswith("hands")})
+    if "hands.generated" in changes:
+        config["hands"] = {"inputs": [], "generated": changes["hands.generated"]}
+    problem = _schema_problem(config)
+    assert problem is not None and problem.startswith(where + ":"), problem
+
+
+def _merged(base: dict, overlay: dict) -> dict:
+    """``overlay`` over ``base``, mappings merged key by key (as Snakemake merges --configfile)."""
+    out = copy.deepcopy(base)
+    for key, value in overlay.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def test_the_shipped_configs_are_within_the_bounds():
+    for name in ("config.yaml", "quick.yaml", "ci-slurm.yaml", "fit-production.yaml", "fit-large.yaml", "model-v2.yaml",
+                 "hands-pluribus.yaml", "hands-pokerstars.yaml"):
+        config = _merged(CONFIG, yaml.safe_load((ROOT / "config" / name).read_text()))
+        assert _schema_problem(config) is None, name
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"boards": 5000}, "fit: 20,004 postflop solves (2 spots x 2 endings x (5000 + 1) boards); at most 5,000"),
+    ({"boards": 11_000, "heldout_boards": 100}, "fit.boards + fit.heldout_boards: 11100 boards per ending; at most 11050"),
+    ({"boards": 100_000_000}, "fit.boards + fit.heldout_boards: 100000001 boards per ending; at most 11050"),
+])
+def test_the_fit_refuses_more_solves_than_a_run_can_hold(changes, message):
+    from pokerlab.fit.settings import FitSettings
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        FitSettings.from_config({**CONFIG["fit"], **changes})
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("checkpoints\n400,1000000000000", "checkpoints '400,1000000000000' must be strictly increasing positive integers up to 1000000"),
+    ("bar_coefficient\n0", "bar_coefficient '0' must be a number > 0 (bb)"),
+])
+def test_the_sheet_overrides_are_bounded_too(tmp_path, cell, message):
+    column, value = cell.split("\n")
+    sheet = tmp_path / "s.tsv"
+    sheet.write_text(f"format\tseats\tdepth\t{column}\ncash\t2\t10\t{value}\n")
+    with pytest.raises(ValueError, match=re.escape(f"spots sheet s.tsv line 2: {message}")):
+        load_spots(sheet)
+
+
+def test_a_huge_fit_stops_the_dry_run_at_once(tmp_path):
+    """R16: `fit: {boards: 5000}` planned 20,008 jobs (and `boards: 100000000` made the dry run hang)."""
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"fit": {**CONFIG["fit"], "boards": 5000}}))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "results/fit/constants.json", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "fit: 20,004 postflop solves" in out.stderr + out.stdout

@@ -51,9 +51,11 @@ def parse_chart(data: bytes, where: str | os.PathLike) -> dict[str, Any]:
 
 def load_chart(path: str | os.PathLike) -> dict[str, Any]:
     """Read a chart file (:func:`parse_chart`); ``ValueError`` if it is missing or not a pokerlab chart."""
+    from pokerlab.io import not_a_file
+
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"chart: {path} does not exist")
+        raise ValueError(f"chart: {path} {not_a_file(path)}")
     return parse_chart(path.read_bytes(), path)
 
 

@@ -8,6 +8,7 @@ call the library and print; the logic stays in the library modules.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 
@@ -30,6 +31,16 @@ def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParse
     return parser
 
 
+def os_error_line(exc: OSError) -> str:
+    """One line for an OS error: the path and what went wrong (``results: Permission denied``)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno == errno.EEXIST:
+        reason = "exists and is not a folder"
+    if exc.filename is None:
+        return reason
+    return f"{exc.filename}: {reason}" + (f" ({exc.filename2})" if exc.filename2 is not None else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Only the named subcommand's module is imported: some pull in Numba-compiled solvers, which
@@ -44,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ValueError as exc:  # bad user input: say what, not a traceback
         print(f"pokerlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a path that cannot be read or written: name it, not a traceback
+        print(f"pokerlab {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return 2
 
 

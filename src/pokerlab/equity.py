@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import signal
+import threading
+from typing import Iterator
 
 import numpy as np
 from numba import get_num_threads, njit, prange
@@ -101,16 +104,29 @@ def _sample_pairs(pair_ids, hero, villain, samples, seed, class_cards, class_cou
 INTERRUPT_BLOCKS = 64  # the parallel work is cut into this many kernel calls (see _blocks)
 
 
-def _blocks(n: int, n_blocks: int = INTERRUPT_BLOCKS) -> list[tuple[int, int]]:
+def _blocks(n: int, n_blocks: int = INTERRUPT_BLOCKS) -> Iterator[tuple[int, int]]:
     """``[lo, hi)`` ranges cutting ``n`` items into at most ``n_blocks`` near-equal blocks.
 
     A long Numba ``prange`` kernel cannot be interrupted: Python sees Ctrl-C only when the
     kernel returns (the exact table ignored it for its whole run and then crashed in the
-    parallel runtime). Calling the kernel once per block returns to Python between blocks, so
-    ``KeyboardInterrupt`` is raised there, within one block's time, and the process exits
-    cleanly with nothing written."""
+    parallel runtime). Calling the kernel once per block returns to Python between blocks.
+    While the blocks run, Ctrl-C is only noted (a ``KeyboardInterrupt`` raised inside Numba's
+    dispatcher became a chained ``SystemError``) and raised here, before the next block: within
+    one block's time, a plain ``KeyboardInterrupt``, nothing written."""
     n_blocks = max(1, min(n_blocks, n))
-    return [(b * n // n_blocks, (b + 1) * n // n_blocks) for b in range(n_blocks)]
+    noted: list[int] = []
+    main = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum)) if main else None
+    try:
+        for b in range(n_blocks):
+            if noted:
+                raise KeyboardInterrupt
+            yield b * n // n_blocks, (b + 1) * n // n_blocks
+        if noted:
+            raise KeyboardInterrupt
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = None) -> PairCounts:

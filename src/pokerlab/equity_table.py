@@ -121,6 +121,12 @@ def save_equity_table(counts: PairCounts, npz_path: str | os.PathLike, parquet_p
 # slow test test_full_exact_table rebuilds it and checks this digest.
 EXACT_TABLES_SHA256 = "afa90fce13f5bb02a7e12fa6598838a4715fcdd34c7a85ded6017e83698c5672"
 REBUILD_HINT = "delete it and re-run to rebuild it (rule equity_table)"
+TABLE_NAME = "equity_169.npz"  # the workflow's table, which REBUILD_HINT is about
+
+
+def _hint(path: Path) -> str:
+    """How to fix a bad table: rebuild the workflow's own; any other file was given by hand."""
+    return REBUILD_HINT if path.name == TABLE_NAME else f"expected an {TABLE_NAME} written by the equity_table rule"
 # Facts of hold'em any table must show, with room for sampling error: AA beats every other class,
 # and every pair beats every lower pair, each by at least STRONG_EDGE in equity (the closest are
 # near 0.80). A table with two classes swapped, or built in another class order, breaks them.
@@ -149,7 +155,7 @@ def _check_strength_order(path: Path, win: np.ndarray, tie: np.ndarray, samples:
             raise ValueError(
                 f"equity table {path}: {C.CLASS_NAMES[hero]} has equity {equity[hero, villain]:.3f} against "
                 f"{C.CLASS_NAMES[villain]}, but must beat it (at least {STRONG_EDGE}): classes are swapped or the "
-                f"table is damaged; {REBUILD_HINT}")
+                f"table is damaged; {_hint(Path(path))}")
 
 
 def verify_table(path: str | os.PathLike, mode: str) -> dict[str, str]:
@@ -183,20 +189,20 @@ def load_equity_table(path: str | os.PathLike) -> EquityTable:
             classes = tuple(str(x) for x in data["classes"])
             win, tie, samples = data["win"], data["tie"], data["samples"]
     except Exception as exc:  # zip, key or dtype errors all mean a bad file
-        raise ValueError(f"equity table {path}: unreadable ({exc}); {REBUILD_HINT}") from None
+        raise ValueError(f"equity table {path}: unreadable ({exc}); {_hint(path)}") from None
     if classes != C.CLASS_NAMES:
-        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order; {REBUILD_HINT}")
+        raise ValueError(f"equity table {path}: 'classes' is not the 169 classes in pokerlab's order; {_hint(path)}")
     for name, arr in (("win", win), ("tie", tie), ("samples", samples)):
         if arr.shape != (C.N_CLASSES, C.N_CLASSES):
-            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169); {REBUILD_HINT}")
+            raise ValueError(f"equity table {path}: '{name}' has shape {arr.shape}, expected (169, 169); {_hint(path)}")
     if not all(np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating)
                for arr in (win, tie, samples)):
-        raise ValueError(f"equity table {path}: 'win', 'tie' and 'samples' must be real numbers; {REBUILD_HINT}")
+        raise ValueError(f"equity table {path}: 'win', 'tie' and 'samples' must be real numbers; {_hint(path)}")
     if not (np.all(np.isfinite(win)) and np.all(np.isfinite(tie))):
-        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value; {REBUILD_HINT}")
+        raise ValueError(f"equity table {path}: 'win' or 'tie' holds a non-finite value; {_hint(path)}")
     if win.min() < 0 or tie.min() < 0 or (win + tie).max() > 1 + 1e-12:
-        raise ValueError(f"equity table {path}: probabilities outside [0, 1]; {REBUILD_HINT}")
+        raise ValueError(f"equity table {path}: probabilities outside [0, 1]; {_hint(path)}")
     if not np.allclose(win, (1.0 - win - tie).T, atol=1e-12, rtol=0):
-        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]; {REBUILD_HINT}")
+        raise ValueError(f"equity table {path}: win[a, b] != loss[b, a]; {_hint(path)}")
     _check_strength_order(path, win, tie, samples)
     return EquityTable(classes, win.astype(np.float64), tie.astype(np.float64), samples.astype(np.int64))

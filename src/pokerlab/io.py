@@ -154,12 +154,22 @@ def write_sha256sums(path: str | os.PathLike, files: list[str | os.PathLike], ro
     write_bytes_atomic(path, "".join(lines).encode("ascii"))
 
 
+def not_a_file(path: str | os.PathLike) -> str:
+    """Why ``path``, which is not a regular file, cannot be read as one: ``is a folder, not a
+    file``, ``is a device or a pipe, not a file`` (never opened: a pipe would block) or ``does
+    not exist``."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a folder, not a file"
+    return "is a device or a pipe, not a file" if path.exists() else "does not exist"
+
+
 def read_text(path: str | os.PathLike, what: str) -> str:
     """A text file's content; ``ValueError`` naming ``what`` and the file if it is missing, a
     folder, unreadable or not UTF-8 text."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{what} {path}: {'is a folder, not a file' if path.is_dir() else 'does not exist'}")
+        raise ValueError(f"{what} {path}: {not_a_file(path)}")
     try:
         return path.read_text()
     except UnicodeDecodeError:
@@ -187,11 +197,15 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
     """Parse a JSON file; ``ValueError`` naming ``what`` and the file if it is missing or not JSON."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{what}: {path} does not exist")
+        raise ValueError(f"{what}: {path} {not_a_file(path)}")
     try:
         return json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{what}: {path} is not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{what}: {path} is nested deeper than Python's JSON reader goes") from None
+    except OSError as exc:
+        raise ValueError(f"{what}: {path} cannot be read ({exc.strerror or exc})") from None
 
 
 def read_yaml(path: str | os.PathLike, what: str) -> Any:

@@ -23,11 +23,11 @@ import platform
 import shutil
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
 from pokerlab.preflop.spot import spot_name
-from pokerlab.io import read_json, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
+from pokerlab.io import read_json, read_text, sha256_file, temporaries, write_bytes_atomic, write_json_atomic
 
 MANIFEST_FORMAT = "pokerlab-manifest/1"
 MANIFEST_NAME = "manifest.json"
@@ -109,12 +109,21 @@ class Problem:
         return f"{self.kind.upper():8} {self.path}" + (f"  ({self.detail})" if self.detail else "")
 
 
+def _inside(path: str) -> bool:
+    """Whether a release-relative ``path`` stays inside the release: not empty, not absolute, no
+    ``..`` part (a listed path is joined to the release folder, never resolved elsewhere)."""
+    return bool(path) and not PurePosixPath(path).is_absolute() and ".." not in PurePosixPath(path).parts \
+        and "\\" not in path
+
+
 def _read_sums(path: Path) -> dict[str, str]:
     sums = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(read_text(path, SUMS_NAME).splitlines(), 1):
         digest, sep, name = line.partition("  ")
         if not sep or len(digest) != 64:
             raise ValueError(f"{path.name} line {number}: {line!r} is not '<sha256>  <path>'")
+        if not _inside(name):
+            raise ValueError(f"{path.name} line {number}: {name!r} is outside the release (absolute or with '..')")
         sums[name] = digest
     return sums
 
@@ -138,8 +147,15 @@ def _check_manifest_shape(manifest: Any, path: Path) -> None:
         if not isinstance(entry, dict) or any(not isinstance(entry.get(k), t) for k, t in _ENTRY_KEYS.items()):
             raise ValueError(f"manifest {path}: files[{i}] must be an object with 'path' (text), 'bytes' (integer) "
                              f"and 'sha256' (text)")
+        if not _inside(entry["path"]):
+            raise ValueError(f"manifest {path}: files[{i}] path {entry['path']!r} is outside the release "
+                             "(absolute or with '..')")
     if not all(isinstance(d, str) for d in manifest["published_dirs"]):
         raise ValueError(f"manifest {path}: 'published_dirs' must be a list of folder names")
+    for i, folder in enumerate(manifest["published_dirs"]):
+        if not _inside(folder):
+            raise ValueError(f"manifest {path}: published_dirs[{i}] {folder!r} is outside the release "
+                             "(absolute or with '..')")
 
 
 def audit(manifest_path: str | os.PathLike = "results/manifest.json") -> tuple[list[Problem], int]:

@@ -42,6 +42,7 @@ OVERRIDE_COLUMNS = ("checkpoints", "bar_coefficient", "mem_mb", "runtime")
 # cluster node does not time out.
 SOLVE_MEM_MB = {2: 500, 3: 500, 4: 500, 5: 600, 6: 700, 7: 800, 8: 1000, 9: 1200}
 SOLVE_RUNTIME_MIN = {2: 10, 3: 10, 4: 10, 5: 15, 6: 20, 7: 30, 8: 45, 9: 60}
+MAX_CHECKPOINT = 1_000_000  # CFR+ iterations; config/schema.yaml bounds solve.checkpoints alike
 KNOWN_FORMATS = tuple(dict.fromkeys((*FORMATS, *PLANNED_FORMATS, *SWEEP_FORMATS)))
 
 
@@ -66,13 +67,14 @@ def _override(column: str, text: str, where: str):
         if not all(_WHOLE.fullmatch(p.strip()) for p in parts):
             raise ValueError(f"{where}: checkpoints {text!r} must be comma-separated iteration counts, e.g. 400,1200,3000")
         counts = [int(p) for p in parts]
-        if counts[0] < 1 or counts != sorted(set(counts)):
-            raise ValueError(f"{where}: checkpoints {text!r} must be strictly increasing positive integers")
+        if counts[0] < 1 or counts != sorted(set(counts)) or counts[-1] > MAX_CHECKPOINT:
+            raise ValueError(f"{where}: checkpoints {text!r} must be strictly increasing positive integers "
+                             f"up to {MAX_CHECKPOINT}")
         return ",".join(map(str, counts))
     if column == "bar_coefficient":
         value = float(text) if _REAL.fullmatch(text) else math.nan
-        if not math.isfinite(value) or value < 0:
-            raise ValueError(f"{where}: bar_coefficient {text!r} must be a number >= 0 (bb)")
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError(f"{where}: bar_coefficient {text!r} must be a number > 0 (bb)")
         return value
     if not _WHOLE.fullmatch(text) or int(text) < 1:  # mem_mb, runtime
         unit = "megabytes" if column == "mem_mb" else "minutes"

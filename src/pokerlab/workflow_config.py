@@ -1,13 +1,21 @@
 """Checks of the workflow's configuration that its JSON Schema cannot express, run when the
 workflow loads (``workflow/rules/common.smk``), before any job: each refusal is one
-``ValueError`` naming the key (``solve.spots[1].depth``) and what was expected."""
+``ValueError`` naming the key (``solve.spots[1].depth``) and what was expected.
+
+Every file the configuration names is read and checked here too, with the reader the job would
+use (paths relative to the working directory, as Snakemake's): a job that fails has its outputs
+deleted by Snakemake, so a bad sizing, payouts, constants or class-table file must stop the
+workflow before any job starts, never inside one.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from pokerlab.cards import CLASS_INDEX, parse_class
+from pokerlab.io import not_a_file
 from pokerlab.preflop.spot import depth_label
 
 
@@ -45,6 +53,53 @@ def _class_name(name: Any, key: str) -> None:
         raise ValueError(f"config {key}: {name!r} is not a class name; did you mean {canonical!r}?")
 
 
+# Files a rule of the workflow writes (the fitting run's): the job that writes them checks them,
+# and a stale or unfinished copy here may be about to be replaced, so they are not read at load.
+WORKFLOW_OUTPUTS = ("results/fit/constants.json", "results/fit/class_table.tsv")
+
+
+def _read(key: str, path: Any, reader: Callable[[str], Any]) -> Any:
+    """``reader(path)``, any failure refused as one line naming the key and the path."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"config {key}: {path!r} is not a file path")
+    if not Path(path).is_file():
+        raise ValueError(f"config {key}: {path}: {not_a_file(path)}")
+    try:
+        return reader(path)
+    except MemoryError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever the reader raises, the job would have raised
+        message = str(exc) or type(exc).__name__
+        raise ValueError(f"config {key}: {path}: {message}") from None
+
+
+def _files(config: dict[str, Any]) -> None:
+    """Read every file the config names with the job's own reader."""
+    from pokerlab.icm import load_payouts
+    from pokerlab.preflop.class_edges import read_class_table
+    from pokerlab.preflop.solve import SolveSettings
+    from pokerlab.preflop.spot import load_sizing
+
+    solve = config.get("solve", {})
+    if "sizing" in solve:
+        _read("solve.sizing", solve["sizing"], load_sizing)
+    _read("icm.payouts", config.get("icm", {}).get("payouts", "config/payouts.yaml"), load_payouts)
+    postflop = dict(solve.get("postflop", {}))
+    table = postflop.pop("class_table", None)
+    if table is not None and table not in WORKFLOW_OUTPUTS:
+        _read("solve.postflop.class_table", table, read_class_table)
+    postflop["model"] = "v1"  # the class table is read above; the rest of the section below
+    source = postflop.get("source", "config")
+    section = {**solve, "postflop": postflop}
+    if source == "config":
+        try:
+            SolveSettings.from_config(section)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"config solve.postflop: {exc}") from None
+    elif source == "file" and postflop.get("file") not in WORKFLOW_OUTPUTS:
+        _read("solve.postflop.file", postflop.get("file"), lambda path: SolveSettings.from_config(section, path))
+
+
 def check_config(config: dict[str, Any]) -> None:
     """Refuse a schema-valid configuration that would fail, or silently change, later."""
     _finite_numbers(config, "")
@@ -79,3 +134,4 @@ def check_config(config: dict[str, Any]) -> None:
                              f"pushfold.fees (defined: {sorted(pushfold.get('fees', {}))})")
         for i, depth in enumerate(section.get("depths", [])):
             _depth(depth, f"pushfold.{mode}.depths[{i}]")
+    _files(config)

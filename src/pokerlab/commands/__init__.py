@@ -9,6 +9,37 @@ from typing import Callable, TypeVar
 T = TypeVar("T")
 
 
+def check_outputs(**paths: str | None) -> None:
+    """Refuse, before any work, an output that cannot be written: ``option=path`` names the
+    option (``png="x.png"`` is ``--png``; None: not asked for). See :func:`pokerlab.io.check_writable`."""
+    from pokerlab.io import check_writable
+
+    for option, path in paths.items():
+        if path is not None:
+            check_writable(path, f"--{option.replace('_', '-')}")
+
+
+def check_output_folder(option: str, path: str | None, file_name: str) -> None:
+    """:func:`check_outputs` for a folder an option names, into which ``file_name`` is written."""
+    from pathlib import Path
+
+    if path is not None:
+        if Path(path).exists() and not Path(path).is_dir():
+            raise ValueError(f"--{option} {path}: is a file, not a folder")
+        check_outputs(**{option: str(Path(path) / file_name)})
+
+
+def positive_number(text: str) -> float:
+    """An argparse ``type``: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return value
+
+
 def comma_separated(convert: Callable[[str], T], what: str) -> Callable[[str], tuple[T, ...]]:
     """An argparse ``type`` for a comma-separated list, e.g. ``comma_separated(int, "integers")``."""
 

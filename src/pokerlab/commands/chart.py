@@ -25,7 +25,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from pokerlab.commands import check_outputs
+
+    from pokerlab.publish import validate_chart
+
+    check_outputs(out=args.out)
     doc = load_chart(args.chart)
+    try:
+        validate_chart(doc)
+    except ValueError as exc:
+        raise ValueError(f"chart {args.chart}: {exc}") from None
     node = find_node(doc, args.node)
     spot = doc["spot"]
     out = args.out or f"{spot['format']}_{spot['seats']}max_{spot['depth_bb']:g}bb_{args.node or 'root'}.png"

@@ -18,6 +18,13 @@ import json
 from pokerlab.commands import comma_separated
 
 
+def _pot_fraction(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise ValueError(text)
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "decide",
@@ -43,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "from its measured VPIP, PFR and postflop aggression factor (instead of --model)")
     p.add_argument("--villain", default=None, help="the villain's player name in the --villain-stats hands")
     p.add_argument("--villain-range", default=None, help="an explicit villain prior (notation) instead of the chart's")
-    p.add_argument("--sizes", type=comma_separated(float, "pot fractions"), default=(0.5, 1.0),
+    p.add_argument("--sizes", type=comma_separated(_pot_fraction, "pot fractions > 0"), default=(0.5, 1.0),
                    help="hero bet/raise sizes as fractions of the pot (default 0.5,1)")
     p.add_argument("--alternatives", type=comma_separated(str, "model names"), default=None,
                    help="alternative villain models for the range-estimation uncertainty (default nit, "

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("players", nargs="+", metavar="RANGE", help="hero then opponents: classes, hands or range notation")
     p.add_argument("--board", default=None, help="0 to 5 board cards, e.g. Ks7s6s")
     p.add_argument("--dead", default=None, help="cards out of play, removed from every range and the deck")
-    p.add_argument("--samples", type=int, default=None, help="sample this many deals instead of enumerating")
+    p.add_argument("--samples", type=_positive_int, default=None, help="sample this many deals instead of enumerating")
     p.add_argument("--seed", type=int, default=20260801, help="root seed for --samples (default %(default)s)")
     p.add_argument(
         "--method", choices=("auto", "rejection", "importance", "exact"), default="auto",
@@ -44,17 +44,31 @@ def _is_class(text: str) -> bool:
     return True
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     if len(args.players) < 2:
         raise ValueError("players: give a hero and at least one opponent")
+    if args.samples is not None and args.method == "exact":
+        raise ValueError(f"--samples {args.samples} and --method exact: the exact method enumerates every deal; "
+                         "drop one of them")
     if len(args.players) == 2 and not args.board and not args.dead and all(map(_is_class, args.players)):
         return _class_vs_class(args.players[0], args.players[1], args)
     from pokerlab.ranges.equity import format_equity, multiway_equity
 
     trials = args.samples if args.samples is not None else 100_000
+    method = "rejection" if args.samples is not None and args.method == "auto" else args.method  # asked to sample
     hero, *opponents = args.players
     result = multiway_equity(
-        hero, opponents, board=args.board, dead=args.dead, trials=trials, seed=args.seed, method=args.method
+        hero, opponents, board=args.board, dead=args.dead, trials=trials, seed=args.seed, method=method
     )
     print(format_equity(result))
     return 0

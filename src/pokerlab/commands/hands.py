@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from pokerlab.commands import check_output_folder, check_outputs, positive_number
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -43,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("population", help="the pool's action frequencies vs the chart at each node")
     p.add_argument("paths", nargs="+")
     p.add_argument("--charts", default="results/charts")
-    p.add_argument("--nodes", default="rfi", help="'rfi' (raise-first-in nodes) or 'all'")
+    p.add_argument("--nodes", choices=("rfi", "all"), default="rfi", help="'rfi' (raise-first-in nodes) or 'all'")
     p.add_argument("--min-count", type=int, default=30)
     p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
     p.add_argument("--player", action="append", default=[], help="only these players form the pool")
@@ -67,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="results/equity/equity_169.npz", help="the equity table the chart was solved with")
     p.add_argument("--exclude", action="append", default=[], help="players left out of the pool")
     p.add_argument("--player", action="append", default=[], help="only these players form the pool")
-    p.add_argument("--shrink", type=float, default=10.0, help="pseudo-decisions of the chart per class and node")
+    p.add_argument("--shrink", type=positive_number, default=10.0, help="pseudo-decisions of the chart per class and node")
     p.add_argument("--node", default=None, help="draw this hero node (default: its raise-first-in node; the BB's most reached)")
     p.add_argument("--png", default=None, help="side-by-side grids (chart vs exploit)")
     p.add_argument("--json", action="store_true")
@@ -84,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--table", default="results/equity/equity_169.npz")
     p.add_argument("--samples", type=int, default=20000, help="4-max: Monte Carlo draws per multiway estimate")
     p.add_argument("--seed", type=int, default=20260801)
-    p.add_argument("--shrink", type=float, default=10.0)
+    p.add_argument("--shrink", type=positive_number, default=10.0)
     p.add_argument("--png", default=None, help="side-by-side grids (heads-up: the BB's call; 4-max: the seat's first set)")
     p.set_defaults(func=_pushfold_exploit)
 
@@ -103,17 +105,49 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _load(paths):
     from pokerlab.hands.importer import import_paths
 
-    return import_paths(paths)
+    return _something_read(import_paths(paths), paths)
+
+
+def _something_read(result, paths):
+    """``result``, unless no hand at all was read from ``paths``."""
+    if result.read == 0:
+        unknown = [f.path for f in result.files if f.format == "unknown"]
+        raise ValueError(f"no hand read from {' '.join(map(str, paths))}: "
+                         + (f"{len(unknown)} file(s) in no format pokerlab reads ({', '.join(unknown[:3])}"
+                            f"{', ...' if len(unknown) > 3 else ''}); " if unknown else "no hand-history file; ")
+                         + "expected PokerStars text, PHH or Pluribus logs (UTF-8 or UTF-16)")
+    return result
+
+
+def _charts(folder: str):
+    """The chart library of --charts, which must be a folder (a missing chart is reported, a
+    missing folder is a mistake)."""
+    from pathlib import Path
+
+    from pokerlab.hands.grading import ChartLibrary
+
+    if not Path(folder).is_dir():
+        raise ValueError(f"--charts {folder}: not a folder of charts (results/charts of a run)")
+    return ChartLibrary(folder)
 
 
 def _import(args) -> int:
-    result = _load(args.paths)
-    if args.out:
-        from pathlib import Path
+    """Streams: the files are read a batch of hands at a time, written as they come."""
+    import contextlib
+    from pathlib import Path
 
-        from pokerlab.hands.tables import write_tables
+    from pokerlab.hands.importer import ImportResult, import_batches
+    from pokerlab.hands.tables import TableWriter
 
-        write_tables(result.hands, Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")
+    check_output_folder("out", args.out, "hands.parquet")
+    files: list = []
+    with contextlib.ExitStack() as stack:
+        tables = stack.enter_context(TableWriter(Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")) \
+            if args.out else None
+        for batch in import_batches(args.paths, files):
+            if tables is not None:
+                tables.write(batch)
+        result = _something_read(ImportResult([], files), args.paths)  # before the tables are kept
     if args.json:
         print(json.dumps({"read": result.read, "imported": result.imported, "skipped": len(result.skipped),
                           "reasons": result.skip_reasons(), "files": [f.as_dict() for f in result.files]}, indent=1))
@@ -172,10 +206,12 @@ def _stats(args) -> int:
 
 
 def _grade(args) -> int:
-    from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary, format_summary
+    from pokerlab.hands.grading import grade_hands, grading_summary, format_summary
 
+    check_outputs(out=args.out)
+    library = _charts(args.charts)
     result = _load(args.paths)
-    graded, skips = grade_hands(result.hands, ChartLibrary(args.charts), players=args.player or None)
+    graded, skips = grade_hands(result.hands, library, players=args.player or None)
     summary = grading_summary(graded, skips, top=args.top)
     if args.out:
         from pathlib import Path
@@ -195,11 +231,11 @@ def _grade(args) -> int:
 
 
 def _population(args) -> int:
-    from pokerlab.hands.grading import ChartLibrary
     from pokerlab.hands.population import format_population, population_table
 
+    library = _charts(args.charts)
     result = _load(args.paths)
-    table = population_table(result.hands, ChartLibrary(args.charts), nodes=args.nodes, min_count=args.min_count,
+    table = population_table(result.hands, library, nodes=args.nodes, min_count=args.min_count,
                              exclude=args.exclude, only=args.player or None)
     if args.json:
         print(table.to_json(orient="records", indent=1))
@@ -211,6 +247,7 @@ def _population(args) -> int:
 def _backtest(args) -> int:
     from pokerlab.hands.backtest import backtest, format_backtest
 
+    check_outputs(csv=args.csv)
     result = _load(args.paths)
     report = backtest(result.hands, args.table, fees=args.fees, players=args.player or None)
     if args.csv:
@@ -237,10 +274,10 @@ def _chart_key(text: str) -> tuple[str, int, float]:
 def _exploit(args) -> int:
     from pokerlab.cards import CLASS_NAMES
     from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
-    from pokerlab.hands.grading import ChartLibrary
 
+    check_outputs(png=args.png)
     key = _chart_key(args.chart)
-    library = ChartLibrary(args.charts)
+    library = _charts(args.charts)
     result = _load(args.paths)
     br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,
                        exclude=args.exclude, shrink=args.shrink)
@@ -269,6 +306,7 @@ def _pushfold_exploit(args) -> int:
     from pokerlab.equity_table import load_equity_table
     from pokerlab.hands import exploit
 
+    check_outputs(png=args.png)
     table = load_equity_table(args.table)
     eq = table.win + table.tie / 2
     hands = _load(args.paths).hands
@@ -308,14 +346,22 @@ def _pushfold_exploit(args) -> int:
 
 
 def _generate(args) -> int:
-    from pokerlab.hands.generate import generate_hands
+    from pokerlab.hands.generate import check_settings, generate_hands
     from pokerlab.hands.phh import write_phhs
+    from pokerlab.io import check_writable
 
     try:
         players = tuple(int(x) for x in args.players.split(","))
         low, high = (float(x) for x in args.stacks.split(","))
     except ValueError:
         raise ValueError(f"--players {args.players!r} / --stacks {args.stacks!r}: expected 2,4 and 3,30") from None
+    try:
+        check_settings(args.hands, args.ante_share, players, (low, high))
+    except ValueError as exc:  # the setting's option, as typed
+        name, _, reason = str(exc).partition(" ")
+        typed = {"hands": args.hands, "ante_share": args.ante_share, "players": args.players, "stacks": args.stacks}
+        raise ValueError(f"--{name.replace('_', '-')} {typed[name]!r}: {reason.partition(': ')[2]}") from None
+    check_writable(args.out, "output file")
     hands = generate_hands(args.hands, args.seed, args.table, ante_share=args.ante_share, players=players,
                            stack_range=(low, high))
     write_phhs(hands, args.out)

@@ -22,7 +22,7 @@ import argparse
 import os
 import sys
 
-from pokerlab.commands import comma_separated
+from pokerlab.commands import comma_separated, positive_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--raise-cap", type=int, default=3, help="raises per street after the bet (default %(default)s)")
     p.add_argument("--accuracy", type=float, default=None, help="target exploitability, %% of pot (default 0.05)")
     p.add_argument("--max-iterations", type=int, default=None, help="iteration limit (default 2000)")
-    p.add_argument("--max-memory-mb", type=float, default=4096.0, help="refuse trees above this (default %(default)s)")
+    p.add_argument("--max-memory-mb", type=positive_number, default=4096.0, help="refuse trees above this (default %(default)s)")
     p.add_argument("--threads", type=int, default=None,
                    help="threads for the dealt subtrees (default: all cores; the result is the same)")
     p.add_argument("--json", action="store_true", help="print the full result record as JSON")
@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--pack: a pack holds pokerlab's own solves; drop --texassolver-dump")
     if args.pack and os.path.exists(args.pack) and (not os.path.isdir(args.pack) or os.listdir(args.pack)):
         raise ValueError(f"--pack: {args.pack} already exists and is not empty; a pack is written once")
+    if args.pack:  # its parent folder (or the empty folder itself) takes files
+        from pokerlab.commands import check_outputs
+
+        check_outputs(pack=os.path.join(args.pack, "probe") if os.path.isdir(args.pack) else args.pack)
     if args.texassolver_dump and not args.texassolver_input:
         raise ValueError("--texassolver-dump needs the --texassolver-input file that produced it")
     if args.texassolver_input:

@@ -49,7 +49,10 @@ def _schedule(text: str) -> tuple[tuple[int, int], ...]:
 def _run(args: argparse.Namespace) -> int:
     from pokerlab.pushfold import io
 
+    from pokerlab.commands import check_outputs
+
     game = PushFoldGame(args.seats, args.depth, args.fees, args.ante)  # validates before any work
+    check_outputs(out=args.out)
     if game.seats == 2:
         return _headsup(args, game, io)
     settings = Settings(schedule=_schedule(args.schedule), final_samples=args.final_samples, seed=args.seed)

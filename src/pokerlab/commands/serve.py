@@ -31,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pokerlab.serve.app import check_bind_address, create_app, is_loopback
 
+    if args.host.startswith("[") and args.host.endswith("]"):  # an IPv6 address as written in a URL
+        args.host = args.host[1:-1]
     check_bind_address(args.host, args.allow_public)
     if args.sessions and not is_loopback(args.host):
         raise ValueError(f"--sessions: the sessions dashboard is personal data and binds a loopback address only, not {args.host!r}")

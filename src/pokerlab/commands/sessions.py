@@ -49,12 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _proposals(args):
-    from pokerlab.sessions.cluster import cluster, hero_hands, mark_logged
+    from pokerlab.sessions.cluster import cluster, hero_hands, mark_logged, unique_hands
     from pokerlab.sessions.exports import Settings, scan
     from pokerlab.sessions.ledger import read_ledger
 
     settings = Settings.load(args.data, getattr(args, "results", None))
-    hands, _ = hero_hands(scan(args.data, settings, grade=False), settings.hero, settings.chip_value)
+    summaries, _ = unique_hands(scan(args.data, settings, grade=False))
+    hands, _ = hero_hands(summaries, settings.hero, settings.chip_value)
     return mark_logged(cluster(hands, settings.gap_minutes), read_ledger(args.data).sessions)
 
 
@@ -110,9 +111,11 @@ def _list(args) -> int:
 
 
 def _report(args) -> int:
+    from pokerlab.commands import check_outputs
     from pokerlab.io import write_bytes_atomic
     from pokerlab.sessions.dashboard import dashboard, format_report, static_html
 
+    check_outputs(html=args.html)
     d = dashboard(args.data, args.results, grade=False)
     if args.html:
         write_bytes_atomic(args.html, static_html(d).encode("utf-8"))

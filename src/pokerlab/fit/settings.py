@@ -12,11 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pokerlab.fit.boards import N_FLOPS
 from pokerlab.postflop.game import STREET_NAMES, BetTree, StreetActions
 from pokerlab.preflop.payoffs import PostflopModel
 from pokerlab.preflop.spot import Spot
 
 BACKENDS = ("builtin", "texassolver")
+# The most postflop solves one fitting run plans (the production run has 504): beyond it the
+# plan alone takes minutes and the run months.
+MAX_SOLVES = 5000
 
 
 def _positive_int(section: dict, key: str, minimum: int = 1) -> int:
@@ -126,6 +130,14 @@ class FitSettings:
             bootstrap=_positive_int(section, "bootstrap", 0),
             min_class_reach=_finite(section, "min_class_reach", 0.0, strict=False), raw=section,
         )
+        per_ending = out.boards + out.heldout_boards
+        if per_ending > N_FLOPS // 2:
+            raise ValueError(f"fit.boards + fit.heldout_boards: {per_ending} boards per ending; at most "
+                             f"{N_FLOPS // 2} (half of the {N_FLOPS:,} flops, a systematic sample's limit)")
+        solves = len(out.spots) * out.endings_per_spot * per_ending
+        if solves > MAX_SOLVES:
+            raise ValueError(f"fit: {solves:,} postflop solves ({len(out.spots)} spots x {out.endings_per_spot} endings x "
+                             f"({out.boards} + {out.heldout_boards}) boards); at most {MAX_SOLVES:,}")
         if not math.isfinite(out.chips_per_bb) or out.chips_per_bb <= 0:
             raise ValueError(f"fit.texassolver.chips_per_bb: {ts.get('chips_per_bb')!r} must be a positive number")
         return out

@@ -15,6 +15,8 @@ writes them through pokerkit, whose replay checks every hand.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pokerlab import cards
@@ -49,11 +51,27 @@ def _distribute(contrib: list[int], live: list[int], strength: dict[int, int]) -
     return won
 
 
+def check_settings(count: int, ante_share: float, players, stack_range) -> None:
+    """``ValueError`` naming the first setting of :func:`generate_hands` that is impossible:
+    ``hands`` (the count, >= 1), ``ante_share`` (in [0, 1]), ``players`` (table sizes 2..9) or
+    ``stacks`` (low, high bb with 0 < low <= high, both finite)."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"hands {count!r}: expected a whole number of hands >= 1")
+    if not (isinstance(ante_share, (int, float)) and 0 <= ante_share <= 1):
+        raise ValueError(f"ante_share {ante_share!r}: expected a share of the hands in [0, 1]")
+    if not players or any(isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 9 for n in players):
+        raise ValueError(f"players {','.join(map(str, players))!r}: expected table sizes 2..9, e.g. 2,2,3,4,6")
+    low, high = stack_range
+    if not (math.isfinite(low) and math.isfinite(high) and 0 < low <= high):
+        raise ValueError(f"stacks {low:g},{high:g}: expected finite stacks low,high in bb with 0 < low <= high")
+
+
 def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: float = 0.04,
                    players=(2, 2, 3, 4, 6), stack_range=(3.0, 30.0)) -> list[Hand]:
     """``count`` hands from ``seed`` (``eq``: the 169x169 ``win + tie/2`` table, or an equity
     table file); ``players``: table sizes drawn from (uniformly, repeats weigh more); ``stack_range``:
     the range stacks are drawn from, bb. Same arguments, same hands."""
+    check_settings(count, ante_share, players, stack_range)
     if not isinstance(eq, np.ndarray):
         from pokerlab.equity_table import load_equity_table
 

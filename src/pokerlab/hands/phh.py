@@ -179,13 +179,15 @@ def to_pokerkit(hand: Hand, chips_per_bb: int = 100):
                        seats=[hand.seats[p] for p in order] if any(hand.seats) else None, **when)
 
 
-def read_phh_text(text: str, source: str = "") -> tuple[list[Hand], int, list[dict]]:
-    """A PHH file (one hand) or a PHHS file (``[k]`` sections): (hands, read, skipped)."""
+def read_phh_text(text: str, source: str = "", first_line: int = 1, first_index: int = 0) -> tuple[list[Hand], int, list[dict]]:
+    """A PHH file (one hand) or a PHHS file (``[k]`` sections): (hands, read, skipped); ``text``
+    starts at line ``first_line`` of its file, with its ``first_index``-th hand (counted from 0)."""
     from pokerkit import HandHistory
 
     sections = _phh_sections(text)
     hands, skipped = [], []
-    for k, (start, body) in enumerate(sections):
+    for k, (start, body) in enumerate(sections, start=first_index):
+        start += first_line - 1
         try:
             hh = HandHistory.loads(body)
             hand_id = str(hh.hand) if hh.hand is not None else f"{source}#{k + 1}"

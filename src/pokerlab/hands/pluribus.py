@@ -117,13 +117,14 @@ def parse_state_line(line: str, *, source: str = "", line_no: int = 0, small_bli
     return hand
 
 
-def read_pluribus_text(text: str, source: str = "") -> tuple[list[Hand], int, list[dict]]:
-    """Every ``STATE:`` line of a log: (hands, lines read as hands, skipped [{line, reason, hand}]).
-    Comment lines (``#``) and blank lines are not hands."""
+def read_pluribus_text(text: str, source: str = "", first_line: int = 1) -> tuple[list[Hand], int, list[dict]]:
+    """Every ``STATE:`` line of a log (``text`` starting at line ``first_line`` of its file):
+    (hands, lines read as hands, skipped [{line, reason, hand}]). Comment lines (``#``) and blank
+    lines are not hands."""
     session = Path(source).stem.replace("sample_game_", "") if source else ""
     session = session.rstrip("b") if session.endswith("b") and session[:-1].isdigit() else session
     hands, skipped, read = [], [], 0
-    for k, raw in enumerate(text.splitlines(), start=1):
+    for k, raw in enumerate(text.splitlines(), start=first_line):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

@@ -7,7 +7,9 @@ the money each player collected (including an all-in "cash out", paid by the sit
 hand's results do not sum to minus the rake: the hand keeps a note), and players listed at a
 seat while sitting out (dropped before parsing: they are not dealt in).
 
-Only cash No-Limit Hold'em is imported; anything else is skipped with the reason.
+Only cash No-Limit Hold'em is imported; anything else is skipped with the reason. A hand cut
+off (the end of a file copied or written only in part) is skipped as truncated: a whole hand
+ends with a summary that lists every seat dealt in, its last line ended by a newline.
 """
 
 from __future__ import annotations
@@ -30,14 +32,40 @@ _RAKE = re.compile(r"Rake [$€£]?([\d.]+)")
 _TIME = re.compile(r" - (\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})")
 
 
-def split_hands(text: str) -> list[tuple[int, str, str]]:
-    """(first line, hand number, text) of every hand in a PokerStars export."""
+def split_hands(text: str, first_line: int = 1) -> list[tuple[int, str, str]]:
+    """(first line, hand number, text) of every hand in a PokerStars export (``text`` starting at
+    line ``first_line`` of its file)."""
     starts = [(m.start(), m.group(1)) for m in HEADER.finditer(text)]
-    out = []
+    out, line, counted = [], first_line, 0
     for j, (pos, number) in enumerate(starts):
         end = starts[j + 1][0] if j + 1 < len(starts) else len(text)
-        out.append((text.count("\n", 0, pos) + 1, number, text[pos:end].lstrip("\ufeff")))
+        line += text.count("\n", counted, pos)  # counted from the previous hand, not from the top
+        counted = pos
+        out.append((line, number, text[pos:end].lstrip("\ufeff")))
     return out
+
+
+_SEAT_NUMBER = re.compile(r"^Seat (\d+): ")
+
+
+def _whole(chunk: str) -> str:
+    """The hand's text through its summary's last seat line; :class:`HandError` unless it is
+    whole (see the module docstring). What follows (blank lines, or the cut-off start of a next
+    hand at the end of a file) is no part of the hand."""
+    lines = chunk.splitlines()
+    summary = next((i for i, l in enumerate(lines) if l.startswith("*** SUMMARY")), None)
+    if summary is None:
+        raise HandError("truncated: no *** SUMMARY *** section (the file ends inside the hand?)")
+    seated = {m.group(1) for l in lines[:summary] if (m := _SEAT.match(l)) and "out" not in m.group(3)}
+    listed = {m.group(1) for l in lines[summary:] if (m := _SEAT_NUMBER.match(l))}
+    missing = sorted(seated - listed, key=int)
+    if missing or not listed or not any(l.startswith("Total pot") for l in lines[summary:]):
+        what = f"seat {missing[0]}" if missing else "the total pot" if listed else "any seat"
+        raise HandError(f"truncated: the summary does not list {what} (the file ends inside the hand?)")
+    last = max(i for i, l in enumerate(lines) if i > summary and _SEAT_NUMBER.match(l))
+    if last == len(lines) - 1 and not chunk.endswith("\n"):
+        raise HandError("truncated: the summary's last line has no end (the file ends inside the hand?)")
+    return "\n".join(lines[:last + 1]) + "\n"
 
 
 def _drop_sitting_out(chunk: str) -> str:
@@ -59,6 +87,7 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     """One PokerStars hand -> :class:`Hand`; :class:`HandError` with the reason otherwise."""
     from pokerkit import HandHistory
 
+    chunk = _whole(chunk)
     header = chunk.splitlines()[0]
     if "Hold'em No Limit" not in header:
         game = header.split(":", 1)[1].split("-")[0].strip() if ":" in header else header
@@ -135,10 +164,11 @@ def parse_hand(chunk: str, *, source: str, line: int, number: str) -> Hand:
     return hand
 
 
-def read_pokerstars_text(text: str, source: str = "") -> tuple[list[Hand], int, list[dict]]:
-    """Every hand of a PokerStars export: (hands, read, skipped [{source, line, hand, reason}])."""
+def read_pokerstars_text(text: str, source: str = "", first_line: int = 1) -> tuple[list[Hand], int, list[dict]]:
+    """Every hand of a PokerStars export (``text`` starting at line ``first_line`` of its file):
+    (hands, read, skipped [{source, line, hand, reason}])."""
     hands, skipped = [], []
-    chunks = split_hands(text)
+    chunks = split_hands(text, first_line)
     for line, number, chunk in chunks:
         try:
             hands.append(parse_hand(chunk, source=source, line=line, number=number))

@@ -12,10 +12,14 @@ stack of the others still in), ``node`` (the chart node id of the preflop action
 preflop node their street started from), ``action`` (``F``, ``C``, ``R``, ``A`` for preflop
 rows; ``F``, ``X``, ``C``, ``B``, ``R`` postflop), ``kind`` (``F X C B R``), ``to_bb`` (the
 street total after the action), ``add_bb``, ``facing_bb``, ``allin``, ``hole`` (when known).
+
+Both files are written a batch of hands at a time (:class:`TableWriter`, one Parquet row group
+per batch, column types fixed by :func:`schemas`), so a large import never holds its tables.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from pokerlab.hands.model import STREETS, Hand
@@ -82,10 +86,58 @@ def decisions_frame(hands: list[Hand]):
     return pd.DataFrame(rows)
 
 
+def schemas():
+    """The Arrow schemas of the two tables (``hands``, ``decisions``): fixed, so every batch of
+    a file, and every file, has the same column types whatever its hands hold."""
+    import pyarrow as pa
+
+    text, number, whole, flag = pa.string(), pa.float64(), pa.int64(), pa.bool_()
+    hands = pa.schema([("hand_id", text), ("site", text), ("format", text), ("source", text), ("line", whole),
+                       ("stakes", text), ("bb_chips", number), ("tournament", flag), ("n_players", whole),
+                       ("button", text), ("players", pa.list_(text)), ("positions", pa.list_(text)),
+                       ("seats", pa.list_(whole)), ("stacks_bb", pa.list_(number)), ("ante_bb", number),
+                       ("rake_bb", number), ("board", text), ("results_bb", pa.list_(number)),
+                       ("hole", pa.list_(text)), ("notes", text)])
+    decisions = pa.schema([("hand_id", text), ("seq", whole), ("street", text), ("player", text), ("position", text),
+                           ("eff_stack_bb", number), ("node", text), ("action", text), ("kind", text),
+                           ("to_bb", number), ("add_bb", number), ("facing_bb", number), ("allin", flag),
+                           ("hole", text)])
+    return hands, decisions
+
+
+class TableWriter:
+    """``hands`` and ``decisions`` Parquet files written a batch of hands at a time; both appear
+    (atomically) only when the ``with`` block ends without an error."""
+
+    def __init__(self, hands_path: str | os.PathLike, decisions_path: str | os.PathLike):
+        self.paths = (hands_path, decisions_path)
+
+    def __enter__(self) -> "TableWriter":
+        import pyarrow.parquet as pq
+
+        from pokerlab.io import atomic_path
+
+        self._stack = contextlib.ExitStack()
+        with self._stack as stack:
+            self._writers = []
+            for path, schema in zip(self.paths, schemas()):
+                tmp = stack.enter_context(atomic_path(path))
+                self._writers.append((stack.enter_context(pq.ParquetWriter(tmp, schema)), schema))
+            self._stack = stack.pop_all()
+        return self
+
+    def write(self, hands: list[Hand]) -> None:
+        import pyarrow as pa
+
+        for (writer, schema), frame in zip(self._writers, (hands_frame(hands), decisions_frame(hands))):
+            writer.write_table(pa.Table.from_pandas(frame.reindex(columns=schema.names), schema=schema,
+                                                    preserve_index=False))
+
+    def __exit__(self, *exc) -> bool:
+        return self._stack.__exit__(*exc)
+
+
 def write_tables(hands: list[Hand], hands_path: str | os.PathLike, decisions_path: str | os.PathLike) -> None:
     """Both tables as Parquet (written atomically)."""
-    from pokerlab.io import atomic_path
-
-    for frame, path in ((hands_frame(hands), hands_path), (decisions_frame(hands), decisions_path)):
-        with atomic_path(path) as tmp:
-            frame.to_parquet(tmp, index=False)
+    with TableWriter(hands_path, decisions_path) as tables:
+        tables.write(hands)

@@ -116,6 +116,11 @@ def _range_vector(name: str, weights) -> np.ndarray:
     return arr
 
 
+MAX_CHIPS = 1e9
+"""The largest pot or stack a spot takes: beyond it the solver's sums lose the pot's own
+precision (a 1e300 stack gave NaN values)."""
+
+
 @dataclass(frozen=True)
 class PostflopSpot:
     """A validated heads-up postflop spot: who holds what, on which board, for how much."""
@@ -128,10 +133,10 @@ class PostflopSpot:
     bet_tree: BetTree = field(default_factory=lambda: BetTree.uniform())
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.pot) or self.pot <= 0:
-            raise ValueError(f"bad pot {self.pot!r}: expected a positive number of chips")
-        if not math.isfinite(self.stack) or self.stack < 0:
-            raise ValueError(f"bad stack {self.stack!r}: expected a number of chips >= 0")
+        if not math.isfinite(self.pot) or not 0 < self.pot <= MAX_CHIPS:
+            raise ValueError(f"bad pot {self.pot!r}: expected a positive number of chips, at most {MAX_CHIPS:g}")
+        if not math.isfinite(self.stack) or not 0 <= self.stack <= MAX_CHIPS:
+            raise ValueError(f"bad stack {self.stack!r}: expected a number of chips >= 0, at most {MAX_CHIPS:g}")
         board = tuple(int(c) for c in self.board)
         if not 3 <= len(board) <= 5:
             raise ValueError(f"bad board {board!r}: a postflop board has 3, 4 or 5 cards")

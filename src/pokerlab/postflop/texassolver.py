@@ -83,7 +83,7 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
     sizes = {(s, p): {"bet": (), "raise": (), "donk": (), "allin": _DEFAULT_ALLIN}
              for s in STREET_NAMES for p in PLAYER_NAMES}
     threshold, raise_limit, accuracy, max_iterations = _DEFAULT_ALLIN_THRESHOLD, _DEFAULT_RAISE_LIMIT, 0.5, 1000
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue

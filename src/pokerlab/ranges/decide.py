@@ -105,6 +105,8 @@ def parse_history(text: str) -> list[Action]:
                 size = float(words[2]) if len(words) == 3 else 0.0
             except ValueError:
                 raise ValueError(f"history: size {words[2]!r} in {item!r} is not a number") from None
+            if not (math.isfinite(size) and size >= 0):
+                raise ValueError(f"history: size {words[2]!r} in {item!r} must be a finite fraction of the pot >= 0")
             out.append(Action(street, words[0], words[1].lower(), size))
     return out
 
@@ -178,7 +180,7 @@ def _replay(sit: Situation) -> _State:
     if node.kind != "flop" or set(node.players_in) != {hero, villain}:
         raise ValueError(f"preflop: {sit.preflop!r} must end with the hero and the villain alone going to the flop "
                          f"(it ends in a {node.kind!r} with seats {[positions[s] for s in node.players_in]})")
-    if len(board) < 3:
+    if not 3 <= len(board) <= 5:
         raise ValueError(f"board: the preflop betting is closed, so the board has 3 to 5 cards (got {len(board)})")
     street = {3: "flop", 4: "turn", 5: "river"}[len(board)]
     steps = walk_history(sit.history, float(sum(node.contrib)), float(node.behind), street)
@@ -551,6 +553,9 @@ def decide(sit: Situation, model: "str | BehaviorModel | StrategyLikelihood" = "
     (an explicit prior instead of the chart prior) define the default analysis; each name in
     ``alternatives`` (an archetype, or ``tight``/``wide`` from :data:`EXPLICIT_RANGES` with the
     ``regular`` model) is analysed the same way and reported under ``range_estimation``."""
+    for size in sit.hero_sizes:
+        if isinstance(size, bool) or not isinstance(size, (int, float)) or not (math.isfinite(size) and size > 0):
+            raise ValueError(f"hero_sizes: {size!r} is not a pot fraction > 0 (a bet of nothing is a check)")
     priors = priors or RangePriors.default()
     st = _replay(sit)
     explicit = Range.parse(villain_range) if isinstance(villain_range, str) else villain_range

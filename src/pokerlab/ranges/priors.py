@@ -197,13 +197,9 @@ class RangePriors:
     @classmethod
     def load(cls, path: str | os.PathLike) -> "RangePriors":
         """Priors from a JSON file (the bundled one, or a user's file in the same format)."""
-        try:
-            doc = json.loads(Path(path).read_text())
-        except FileNotFoundError:
-            raise ValueError(f"priors: no file at {path}") from None
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"priors: {path} is not JSON ({exc})") from None
-        return cls(doc, str(path))
+        from pokerlab.io import read_json
+
+        return cls(read_json(path, "priors"), str(path))
 
     @classmethod
     def default(cls) -> "RangePriors":

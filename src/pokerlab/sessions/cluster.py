@@ -5,12 +5,38 @@ between one hand and the next starts a new session, whatever table or export eit
 from (multi-tabling interleaves tables: they are one session). A proposal carries its start
 and end (first and last hand), the hands, the stakes played, the exports involved and the
 hand-history net in currency (each hand's result in bb times its big blind's value).
-A proposal that overlaps a logged session is marked ``logged``.
+A proposal that overlaps a logged session is marked ``logged``. A hand found in several
+exports (the same export stored under two names) counts once (:func:`unique_hands`).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+
+
+def unique_hands(summaries: list[dict]) -> tuple[list[dict], int]:
+    """The export summaries with every hand already in an earlier export (same site and hand
+    id, :func:`pokerlab.hands.importer.hand_key`) left out, with its grade rows; and how many
+    hands were left out."""
+    seen: set[tuple[str, str]] = set()
+    out, dropped = [], 0
+    for s in summaries:
+        hands, repeated = [], set()
+        for h in s["hands"]:
+            key = tuple(h["key"]) if h.get("key") else None
+            if key is not None and key in seen:
+                repeated.add(h["id"])
+                continue
+            if key is not None:
+                seen.add(key)
+            hands.append(h)
+        if repeated:
+            s = {**s, "hands": hands}
+            if s.get("grade"):
+                s["grade"] = {**s["grade"], "rows": [r for r in s["grade"]["rows"] if r["hand_id"] not in repeated]}
+        dropped += len(repeated)
+        out.append(s)
+    return out, dropped
 
 
 def hero_hands(summaries: list[dict], hero: str, chip_value: float) -> tuple[list[dict], int]:

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pokerlab.sessions.cards import grade_card, luck_card, population_card
-from pokerlab.sessions.cluster import cluster, hands_in, hero_hands, mark_logged
+from pokerlab.sessions.cluster import cluster, hands_in, hero_hands, mark_logged, unique_hands
 from pokerlab.sessions.exports import Settings, scan
 from pokerlab.sessions.ledger import bankroll_curve, derive, read_ledger
 
@@ -30,7 +30,7 @@ def dashboard(data_dir: str | os.PathLike, results_dir: str | os.PathLike | None
     without a grade show fewer cards, with the reason."""
     settings = settings or Settings.load(data_dir, results_dir)
     ledger = read_ledger(data_dir)
-    summaries = scan(data_dir, settings, grade=grade)
+    summaries, duplicates = unique_hands(scan(data_dir, settings, grade=grade))
     hands, untimed = hero_hands(summaries, settings.hero, settings.chip_value)
     cv = settings.chip_value
 
@@ -104,7 +104,7 @@ def dashboard(data_dir: str | os.PathLike, results_dir: str | os.PathLike | None
             "problems": [str(p) for p in ledger.problems], "ledger": str(ledger.path.name),
             "tiles": tiles, "curve": ([{"id": None, "end": table[0]["start"], "bankroll": settings.start_bankroll}] if table else []) + curve,
             "sessions": table, "stakes": per_stake, "proposals": proposals, "exports": exports,
-            "population": population, "untimed_hands": untimed}
+            "population": population, "untimed_hands": untimed, "duplicate_hands": duplicates}
 
 
 def format_report(d: dict) -> str:
@@ -116,6 +116,8 @@ def format_report(d: dict) -> str:
              + (f"; {t['bb_per_100']:+.2f} bb/100 over the joined hands" if t["bb_per_100"] is not None else "")]
     for p in d["problems"]:
         lines.append(f"LEDGER PROBLEM {d['ledger']} {p}")
+    if d.get("duplicate_hands"):
+        lines.append(f"{d['duplicate_hands']} hands found in more than one export are counted once")
     lines.append("")
     lines.append(f"{'id':>3}  {'start':19}  {'end':19}  {'hands':>5}  {'table':>10}  {'rakeback':>9}  {'total':>10}  stakes")
     for s in d["sessions"]:

@@ -37,7 +37,7 @@ CACHE = "cache"
 SETTINGS = "settings.json"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_. -]{0,120}$")
 SUFFIXES = (".txt", ".log", ".phh", ".phhs")
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: each hand record carries its duplicate key
 
 
 @dataclass
@@ -59,6 +59,9 @@ class Settings:
         unknown = sorted(set(raw) - set(cls.__dataclass_fields__))
         if unknown:
             raise ValueError(f"{path}: {unknown[0]!r} is not a setting ({', '.join(cls.__dataclass_fields__)})")
+        for name in ("hero", "currency", "fees", "equity_table"):
+            if name in raw and not isinstance(raw[name], str):
+                raise ValueError(f"{path}: {name} = {raw[name]!r} is not text")
         s = cls(**raw)
         for name in ("chip_value", "gap_minutes", "start_bankroll"):
             v = getattr(s, name)
@@ -113,7 +116,10 @@ def save_export(data_dir, name: str, data: bytes) -> Path:
 
 
 def _hand_record(h) -> dict:
-    return {"id": str(h.hand_id), "time": h.time, "stakes": h.stakes, "bb_chips": h.bb_chips, "players": list(h.players),
+    from pokerlab.hands.importer import hand_key
+
+    key = hand_key(h)
+    return {"id": str(h.hand_id), "key": list(key) if key else None, "time": h.time, "stakes": h.stakes, "bb_chips": h.bb_chips, "players": list(h.players),
             "positions": list(h.positions), "results_bb": [round(r, 6) for r in h.results], "line": h.line}
 
 
