@@ -230,6 +230,12 @@ FILE_CASES = {
                                       {}, "config solve.postflop.class_table: /nope.tsv: "),
     "class table garbage": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2", "class_table": "t.tsv"}},
                             {"t.tsv": "\x00\xff garbage\n1\t2\n"}, "config solve.postflop.class_table: t.tsv: "),
+    "solved tables folder missing": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "solved",
+                                                         "solved_tables": "nope"}}, {},
+                                     "config solve.postflop.solved_tables: 'nope' is not a folder"),
+    "solved table garbage": ({"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "solved",
+                                                 "solved_tables": "."}}, {"cash-2max-100bb.tsv": "garbage\n"},
+                             "config solve.postflop.solved_tables: cash-2max-100bb.tsv: "),
 }
 
 

@@ -73,6 +73,18 @@ def _read(key: str, path: Any, reader: Callable[[str], Any]) -> Any:
         raise ValueError(f"config {key}: {path}: {message}") from None
 
 
+def _solved_tables(folder: Any) -> None:
+    """Model ``solved``: the folder of solved-ending tables exists and every table in it reads. (Whether a
+    table fits its spot, sizing and base constants is checked by the solve that uses it.)"""
+    from pokerlab.preflop.ending_corrections import read_ending_corrections
+
+    if not isinstance(folder, str) or not Path(folder).is_dir():
+        raise ValueError(f"config solve.postflop.solved_tables: {folder!r} is not a folder (model solved reads "
+                         "one table per spot from it)")
+    for path in sorted(Path(folder).glob("*.tsv")):
+        _read("solve.postflop.solved_tables", str(path), read_ending_corrections)
+
+
 def _files(config: dict[str, Any]) -> None:
     """Read every file the config names with the job's own reader."""
     from pokerlab.icm import load_payouts
@@ -88,7 +100,10 @@ def _files(config: dict[str, Any]) -> None:
     table = postflop.pop("class_table", None)
     if table is not None and table not in WORKFLOW_OUTPUTS:
         _read("solve.postflop.class_table", table, read_class_table)
-    postflop["model"] = "v1"  # the class table is read above; the rest of the section below
+    solved_tables = postflop.pop("solved_tables", None)
+    if postflop.get("model") == "solved":
+        _solved_tables(solved_tables)
+    postflop["model"] = "v1"  # the tables are read above; the rest of the section below
     source = postflop.get("source", "config")
     section = {**solve, "postflop": postflop}
     if source == "config":
