@@ -359,9 +359,26 @@ def test_the_cli_refuses_a_line_separator_and_the_ledger_stays_usable(tmp_path, 
 def test_money_is_read_back_as_written(tmp_path):
     data = tmp_path / "d"
     s = add_session(data, {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", "hh_net": "-1e-7",
-                           "transfers": "0.1234565", "balance_start": "-0", "balance_end": "1e300"})
+                           "transfers": "0.1234565", "balance_start": "-0", "balance_end": "1e11"})
     (read,) = read_ledger(data).sessions
     assert read.as_row() == s.as_row() and s.as_row()["hh_net"] == "0" and s.as_row()["balance_start"] == "0"
+
+
+@pytest.mark.parametrize("field, text, message", [
+    ("hh_net", "1_000", "is not a number"),
+    ("hh_net", "1,000", "is not a number"),
+    ("transfers", "\u0661\u0662", "is not a number"),  # Arabic-Indic digits, which float() reads
+    ("rakeback_claimed", "-3", "below zero"),
+    ("balance_end", "-5", "below zero"),
+    ("hh_net", "1e300", "beyond"),
+])
+def test_impossible_amounts_are_refused_naming_the_field(tmp_path, field, text, message):
+    """Reliability round two, R20: these were accepted (and 1e300 balances made the report print Infinity)."""
+    values = {"start": "2026-03-02T20:00", "end": "2026-03-02T21:00", "balance_start": "10", "balance_end": "20",
+              field: text}
+    with pytest.raises(ValueError, match=f"^{field}: .*{message}"):
+        add_session(tmp_path / "d", values)
+    assert not (tmp_path / "d" / "ledger.csv").exists() or not read_ledger(tmp_path / "d").sessions
 
 
 def test_text_fields_have_a_size_limit_and_an_oversized_field_on_disk_is_reported(tmp_path, capsys):

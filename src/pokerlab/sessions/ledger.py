@@ -60,6 +60,7 @@ import csv
 import fcntl
 import io
 import math
+import re
 import os
 import unicodedata
 from dataclasses import dataclass, field
@@ -175,17 +176,27 @@ def check_one_line(text: str, what: str) -> str:
     return text
 
 
+MONEY_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A money amount as written: ASCII digits, an optional sign, decimal point and exponent (no ``1_000``, no ``1,000``)."""
+MAX_MONEY = 1e12  # far above any account; keeps every difference of the invariants finite
+NON_NEGATIVE = ("rakeback_start", "rakeback_end", "rakeback_claimed", "rake_counter_start", "rake_counter_end",
+                "balance_start", "balance_end")
+"""Balances and counters cannot go below zero (``hh_net`` and ``transfers`` can)."""
+
+
 def _money(text, what: str, optional: bool) -> float | None:
     if text is None or str(text).strip() == "":
         if optional:
             return None
         return 0.0
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{what}: {text!r} is not a finite number")
+    written = str(text).strip()
+    if not MONEY_TEXT.fullmatch(written):
+        raise ValueError(f"{what}: {text!r} is not a number (digits with an optional sign, '.' and exponent)")
+    value = float(written)
+    if not abs(value) <= MAX_MONEY:
+        raise ValueError(f"{what}: {text!r} is beyond +-{MAX_MONEY:g}")
+    if what in NON_NEGATIVE and value < 0:
+        raise ValueError(f"{what}: {text!r} is below zero (a balance or counter)")
     return value
 
 
