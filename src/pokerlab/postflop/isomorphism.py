@@ -1,4 +1,11 @@
-"""Suit isomorphism: deal one card per class of suit-symmetric cards."""
+"""Suit isomorphism: a chance node deals one card per class of suit-symmetric cards.
+
+When a suit permutation maps the board and both ranges onto themselves, the game after card
+``c`` is the game after its image with the hands permuted: a chance node walks one card per
+class and gives the others the representative's values, the hands permuted (a two-tone flop
+deals 36 turns instead of 49). The results are those of the full walk, up to the rounding of
+sums taken in another order; ``PostflopSolver(isomorphism=False)`` switches it off.
+"""
 
 from __future__ import annotations
 
@@ -52,23 +59,3 @@ def suit_isomorphism(board: tuple[int, ...], hands: tuple[np.ndarray, ...], weig
             iso_card[first + 1] = images[best, cards]
             iso_id[first + 1] = np.asarray(keeps)[best]
     return iso_card, iso_id, (perm[0], perm[1])
-
-
-def _outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    """Storage slot of each chance outcome the walk visits: ``slot[d1 + 1, d2 + 1]`` for the
-    dealt cards ``d1``, ``d2`` (-1: not dealt), -1 for suit-isomorphic outcomes never walked;
-    and the number of slots per number of dealt cards (0, 1, 2)."""
-    slot = np.full((53, 53), -1, np.int64)
-    slot[0, 0] = 0
-    counts = [1, 0, 0]
-    deck = [c for c in range(52) if c not in board]
-    for d1 in deck if len(board) < 5 else []:
-        if iso_card[0, d1] != d1:
-            continue
-        slot[d1 + 1, 0] = counts[1]
-        counts[1] += 1
-        for d2 in deck if len(board) < 4 else []:
-            if d2 != d1 and iso_card[d1 + 1, d2] == d2:
-                slot[d1 + 1, d2 + 1] = counts[2]
-                counts[2] += 1
-    return slot, counts

@@ -1,83 +1,75 @@
-"""Showdowns before the river: run-out matrices, and the showdown dispatch by board length."""
+"""Showdowns on any street: the river's sorted sweep, or a run-out matrix before the river.
+
+A showdown before the river (an all-in called on the flop or turn) runs the board out. For a
+fixed pair of hands every run-out of the cards unseen by both is equally likely (1/44 for one
+card to come, 1/990 for an unordered pair of cards). Instead of a sweep of
+:func:`pokerlab.postflop.showdown.showdown_accumulate` per run-out (44 on the turn, 990 on the
+flop), a showdown is one product of the opponent's reach with a run-out matrix built once per
+solve (:func:`runout_matrices`): for each pair of hands, won minus lost run-outs, each with its
+probability.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.postflop.showdown import showdown_accumulate
+from pokerlab.postflop.showdown import reach_by_card, showdown_accumulate
 from pokerlab.postflop.threads import PRANGE_ONLY
 from pokerlab.postflop.tree import SHOWDOWN, PublicTree
 
 
 @njit(cache=True, fastmath=True)
-def _showdown(trav, blen, d1, d2, coef_compat, coef_diff, opp_reach, out, card_acc, G):
-    """Add the showdown sums of ``showdown_accumulate`` over every run-out of the current board.
+def showdown_values(game, traverser, board_len, first_card, second_card, coef_compat, coef_diff, opp_reach, out,
+                    card_acc):
+    """Add to ``out`` the showdown sums of ``showdown_accumulate`` (same ``coef_compat``,
+    ``coef_diff``) of a showdown reached with ``board_len`` board cards after the dealt cards
+    ``first_card``, ``second_card`` (-1: not dealt), over every run-out of that board.
 
-    Run-outs are equally likely for a fixed pair of hands: 1/44 for one card to come, 1/990
-    for an unordered pair of cards among the 45 unseen. Before the river the sums come from
-    the board's run-out matrix (see :func:`_runout_matrices`) and the compatible weight, which
-    every run-out of a compatible pair adds up to; hands holding a dealt card get values the
-    walk never reads.
+    Before the river the sums come from the board's run-out matrix and the compatible weight,
+    which every run-out of a compatible pair adds up to; hands holding a dealt card get values
+    the walk never reads.
     """
-    root_mask, same, tables, n_valid, board_index = G[7], G[11], G[12], G[13], G[14]
-    runout_ix, runout = G[22], G[23]
-    same_t = same[trav]
-    tab_t, tab_o, nv_t, nv_o = tables[trav], tables[1 - trav], n_valid[trav], n_valid[1 - trav]
-    if blen == 5:
-        b = board_index[d1 + 1, d2 + 1]
-        showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                            coef_compat, coef_diff, 1.0, out, card_acc)
-    elif runout_ix[d1 + 1] >= 0:
+    own, opp = game.players[traverser], game.players[1 - traverser]
+    own_cards, same_combo = own.cards, own.same_combo  # taken out once (see walk.walk)
+    if board_len == 5:
+        b = game.deals.board_index[first_card + 1, second_card + 1]
+        showdown_accumulate(own.showdown_tables[b], own.showdown_n_valid[b], opp.showdown_tables[b],
+                            opp.showdown_n_valid[b], opp_reach, same_combo, coef_compat, coef_diff, 1.0, out, card_acc)
+    else:  # the run-out matrix of the board (see build_runouts: every board walked has one)
         if coef_compat != 0.0:
-            cards = G[10]
-            cards_t, cards_o = cards[trav], cards[1 - trav]
-            card_acc[:] = 0.0
-            total = 0.0
-            for o in range(opp_reach.size):
-                r = opp_reach[o]
-                total += r
-                card_acc[cards_o[o, 0]] += r
-                card_acc[cards_o[o, 1]] += r
-            for h in range(cards_t.shape[0]):
-                m = total - card_acc[cards_t[h, 0]] - card_acc[cards_t[h, 1]]
-                if same_t[h] >= 0:
-                    m += opp_reach[same_t[h]]
+            total = reach_by_card(opp_reach, opp.cards, card_acc)
+            for h in range(own_cards.shape[0]):
+                m = total - card_acc[own_cards[h, 0]] - card_acc[own_cards[h, 1]]
+                if same_combo[h] >= 0:
+                    m += opp_reach[same_combo[h]]
                 out[h] += coef_compat * m
         if coef_diff != 0.0:
-            matrix = runout[trav][runout_ix[d1 + 1]]
+            matrix = own.runout_matrices[game.deals.runout_index[first_card + 1]]
             for h in range(matrix.shape[0]):
                 acc = 0.0
                 for o in range(matrix.shape[1]):
                     acc += matrix[h, o] * opp_reach[o]
                 out[h] += coef_diff * acc
-    elif blen == 4:
-        for c in range(52):
-            if root_mask[c] or c == d1:
-                continue
-            b = board_index[c + 1, 0] if d1 < 0 else board_index[d1 + 1, c + 1]
-            showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                                coef_compat, coef_diff, 1.0 / 44.0, out, card_acc)
-    else:
-        for c1 in range(52):
-            if root_mask[c1]:
-                continue
-            for c2 in range(c1 + 1, 52):
-                if not root_mask[c2]:
-                    b = board_index[c1 + 1, c2 + 1]
-                    showdown_accumulate(tab_t[b], nv_t[b], tab_o[b], nv_o[b], opp_reach, same_t,
-                                        coef_compat, coef_diff, 1.0 / 990.0, out, card_acc)
 
+
+@njit(cache=True, fastmath=True)
+def root_equity(game, weights, traverser):
+    """Checked-down equity share of each of ``traverser``'s hands times its compatible opponent weight."""
+    out = np.zeros(weights[traverser].size)
+    showdown_values(game, traverser, game.tree.board_len[0], -1, -1, 0.5, 0.5, weights[1 - traverser], out,
+                    np.empty(52))
+    return out
 
 
 @njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
-def _runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, root_mask, prefixes, root_len):
+def runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, root_mask, prefixes, root_len):
     """(K, n_0, n_1) float64: for each prefix ``d1`` in ``prefixes`` (-1: the root board, else
     the root board plus card ``d1``), the sum over the board's run-outs to the river, each with
     its probability, of +1 where OOP's hand beats IP's, -1 where it loses, 0 for a tie or a
-    pair of hands sharing a card or colliding with the run-out. A showdown before the river is
-    then one product with the opponent's reach instead of a sweep per run-out (44 for one card
-    to come, 990 for two). IP's matrices are the negated transposes."""
+    pair of hands sharing a card or colliding with the run-out. ``tab_p``, ``nv_p`` are player
+    ``p``'s showdown tables (see :func:`pokerlab.postflop.showdown.board_tables`), ``cards_p``
+    its hands' cards. IP's matrices are the negated transposes."""
     n_0, n_1 = cards_0.shape[0], cards_1.shape[0]
     out = np.zeros((prefixes.size, n_0, n_1))
     for k in prange(prefixes.size):
@@ -120,31 +112,22 @@ def _runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, ro
     return out
 
 
-@njit(cache=True, fastmath=True)
-def _root_equity(G, weights, trav):
-    """Checked-down equity share of each hand times its compatible opponent weight."""
-    out = np.zeros(weights[trav].size)
-    _showdown(trav, G[2][0], -1, -1, 0.5, 0.5, weights[1 - trav], out, np.empty(52), G)
-    return out
-
-
-
-def _runouts(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray, tables, cards, board_index,
-             root_mask) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-    """Run-out matrices (see :func:`_runout_matrices`) of the boards a showdown before the river
+def build_runouts(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray, tables, cards, board_index,
+                  root_mask) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Run-out matrices (see :func:`runout_matrices`) of the boards a showdown before the river
     is evaluated on: the root board (for the read-out's equities too) and, under a flop root
     whose tree has all-ins on the turn, the root plus each representative turn card. Returns
-    ``runout_ix`` ((53,): matrix of prefix ``d1`` at ``d1 + 1``, -1 for none) and the matrices
-    per player (traverser's hands x opponent's)."""
-    runout_ix = np.full(53, -1, np.int64)
+    ``runout_index`` ((53,): matrix of prefix ``d1`` at ``d1 + 1``, -1 for none) and the
+    matrices per player (that player's hands x the opponent's)."""
+    runout_index = np.full(53, -1, np.int64)
     prefixes = []
     if len(board) < 5:
         prefixes.append(-1)
         turn_allins = np.any((tree.kind == SHOWDOWN) & (tree.board_len == 4))
         if len(board) == 3 and turn_allins:
             prefixes += [c for c in range(52) if c not in board and iso_card[0, c] == c]
-    runout_ix[np.array(prefixes, np.int64) + 1] = np.arange(len(prefixes))
+    runout_index[np.array(prefixes, np.int64) + 1] = np.arange(len(prefixes))
     (tab_0, nv_0), (tab_1, nv_1) = tables
-    oop = _runout_matrices(tab_0, nv_0, tab_1, nv_1, cards[0], cards[1], board_index.astype(np.int64), root_mask,
-                           np.array(prefixes, np.int64), len(board))
-    return runout_ix, (oop, np.ascontiguousarray(-oop.transpose(0, 2, 1)))
+    oop = runout_matrices(tab_0, nv_0, tab_1, nv_1, cards[0], cards[1], board_index.astype(np.int64), root_mask,
+                          np.array(prefixes, np.int64), len(board))
+    return runout_index, (oop, np.ascontiguousarray(-oop.transpose(0, 2, 1)))

@@ -1,4 +1,5 @@
-"""Numba helpers for the solver's threads: the parallel-loop options, an atomic counter and the CPU's time-stamp counter."""
+"""Numba helpers for the solver's threads: the parallel-loop options, an atomic counter and the
+CPU's time-stamp counter."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from numba.extending import intrinsic
 
 
 @intrinsic
-def ticks(typingctx):
+def cycle_counter(typingctx):
     """The CPU's time-stamp counter (wall-clock ticks, counted while the thread is descheduled too)."""
     def codegen(context, builder, signature, args):
         fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
@@ -41,7 +42,7 @@ PRANGE_ONLY = {"comprehension": False, "reduction": False, "inplace_binop": Fals
 
 @njit(cache=True)
 def _ticks_now():
-    return ticks()
+    return cycle_counter()
 
 
 def ticks_per_second(span: float = 0.05) -> float:
