@@ -323,6 +323,8 @@ def test_modes_and_quantities_cannot_be_swapped():
         solver.root_values(0, Quantity.VALUE, Mode.EVALUATE)
     with pytest.raises(TypeError, match="Quantity member"):
         solver.root_values(0, Mode.EVALUATE, 0)
+    with pytest.raises(ValueError, match="TRAIN"):
+        solver.root_values(0, Mode.TRAIN, Quantity.VALUE)
 
     @numba.njit
     def compiled(mode):

@@ -74,7 +74,8 @@ def discount_and_add(regrets, strategy_sums, base, n_actions, n_hands, action_va
     """One DCFR update of a decision node's (actions x hands) blocks starting at ``base``:
     regrets discounted (``discount`` = factors on positive regrets, negative regrets, the
     strategy sum; a row of :func:`dcfr_discounts`) plus each action's value minus the node's;
-    the strategy sum discounted plus the acting player's ``reach`` times its ``strategy``."""
+    the strategy sum discounted plus the acting player's ``reach`` times its ``strategy``.
+    Inlined into the walk by Numba (``inline="always"``), as the loop it was part of."""
     positive, negative, average = discount
     for a in range(n_actions):
         regret = regrets[base + a * n_hands:base + (a + 1) * n_hands]

@@ -157,7 +157,8 @@ class PostflopSolver:
 
     def best_response_values(self) -> tuple[float, float]:
         """Each player's best-response value (share of the pot, chips) against the other's average."""
-        return tuple(float(self.weights[p] @ self.root_values(p, Mode.BEST_RESPONSE)) / self.pair_mass for p in range(2))
+        return tuple(float(self.weights[p] @ self.root_values(p, Mode.BEST_RESPONSE)) / self.pair_mass
+                     for p in range(2))
 
     def exploitability(self) -> float:
         """``(BR_oop + BR_ip - pot) / 2`` in chips (see the module docstring)."""

@@ -57,7 +57,7 @@ class Quantity(IntEnum):
 class DealPass(IntEnum):
     """How a walk treats the root street's chance nodes (see :mod:`.passes`)."""
 
-    JOB = 0  # the walk is one dealt subtree, below all of them
+    JOB = 0  # the walk is one job: a dealt subtree, below every root-street chance node
     RECORD = 1  # store the reach arriving at each one, evaluate nothing below
     REPLAY = 2  # sum the values the jobs stored for its dealt subtrees
 
