@@ -1,5 +1,10 @@
 """The arrays the compiled kernels read, grouped by what they describe, and the solver's state.
 
+Compiled functions called from Python take these named tuples as plain tuples
+(:func:`plain_tuples`) and name them again inside (:func:`named_game`): Numba types a plain
+tuple of arrays in C, a named one in Python, which cost ~40 us a call for ``GameArrays`` (more
+than a river walk).
+
 Memory
     Regrets and strategy sums are float32, stored per decision node once per chance outcome
     the walk visits (suit-isomorphic deals share their representative's, see
@@ -13,6 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 
 class TreeArrays(NamedTuple):
@@ -100,3 +106,16 @@ def outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.ndar
 def table_bytes(game: GameArrays) -> int:
     """Bytes of the showdown tables and run-out matrices."""
     return sum(p.showdown_tables.nbytes + p.showdown_n_valid.nbytes + p.runout_matrices.nbytes for p in game.players)
+
+
+def plain_tuples(value):
+    """``value`` with every (named) tuple in it made a plain tuple."""
+    return tuple(plain_tuples(v) for v in value) if isinstance(value, tuple) else value
+
+
+@njit(cache=True)
+def named_game(plain):
+    """The :class:`GameArrays` of ``plain_tuples(game)``; free in compiled code."""
+    tree, deals, deals_at_root, (oop, ip) = plain
+    return GameArrays(TreeArrays(*tree), DealArrays(*deals), RootDeals(*deals_at_root),
+                      (PlayerArrays(*oop), PlayerArrays(*ip)))

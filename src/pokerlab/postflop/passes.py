@@ -18,10 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.postflop.arrays import DealArrays, GameArrays, PlayerArrays, RootDeals, SolverState, TreeArrays
+from pokerlab.postflop.arrays import (DealArrays, GameArrays, PlayerArrays, RootDeals, SolverState, TreeArrays,
+                                      named_game)
 from pokerlab.postflop.threads import PRANGE_ONLY, cycle_counter, fetch_add
 from pokerlab.postflop.tree import CHANCE, PublicTree
-from pokerlab.postflop.walk import DealPass, PassBuffers, WalkSpec, WalkStart, reach_without_card, walk
+from pokerlab.postflop.walk import (MODES, QUANTITIES, DealPass, Mode, PassBuffers, Quantity, WalkSpec, WalkStart,
+                                    reach_without_card, walk)
 from pokerlab.postflop.workspace import new_workspace
 
 
@@ -81,12 +83,15 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
 
 
 @njit(cache=True, fastmath=True)
-def iterate(game, state, weights, discounts, mode, quantity, traversers, limits, n_workers, ticks):
+def iterate(plain_game, plain_state, weights, discounts, mode, quantity, traversers, limits, n_workers, ticks):
     """Run one DCFR iteration per row of ``discounts`` (see :func:`.dcfr.dcfr_discounts`;
     Mode.TRAIN) or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the
     players in ``traversers`` in turn from the root, where they arrive with their ``weights``;
     returns the root values (see :mod:`.walk`) of the last walk, net of half the pot for
-    Quantity.VALUE. ``limits`` is the tree's (depth, most actions at a node).
+    Quantity.VALUE. ``mode``, ``quantity``: the values of a Mode and a Quantity member (see
+    ``walk.MODES``); ``plain_game``, ``plain_state``: the game's arrays and the solver's state
+    as plain tuples (see :func:`~pokerlab.postflop.arrays.plain_tuples`); ``limits``: the
+    tree's (depth, most actions at a node).
 
     A walk is three passes when the root street has chance nodes (see the module docstring).
     Job ``j`` writes only ``job_values[j]`` and the state slots of its own card, so the results
@@ -99,6 +104,8 @@ def iterate(game, state, weights, discounts, mode, quantity, traversers, limits,
     ``ticks[0, 0]`` the root street's passes, ``ticks[1 + i, :2]`` worker ``i``'s time in jobs
     and its number of jobs.
     """
+    game, state = named_game(plain_game), SolverState(*plain_state)
+    walk_mode, walk_quantity = MODES[mode], QUANTITIES[quantity]
     n_chance, n_jobs = game.root_deals.chance_nodes.size, game.root_deals.jobs.shape[0]
     values = np.zeros(0)
     for t in range(discounts.shape[0]):
@@ -111,20 +118,35 @@ def iterate(game, state, weights, discounts, mode, quantity, traversers, limits,
             root = WalkStart(0, -1, -1, opp_weights, own_weights)
             t0 = cycle_counter()
             if n_chance > 0:
-                walk(game, state, WalkSpec(traverser, mode, quantity, DealPass.RECORD, discount), root, buffers,
-                     workspace)
+                record = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.RECORD, discount)
+                walk(game, state, record, root, buffers, workspace)
                 ticks[0, 0] += cycle_counter() - t0
                 next_job = np.zeros(1, np.int64)
-                jobs = WalkSpec(traverser, mode, quantity, DealPass.JOB, discount)
+                jobs = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.JOB, discount)
                 if n_workers > 1:
                     run_jobs_parallel(min(n_workers, n_jobs), game, state, jobs, buffers, limits, next_job, ticks)
                 else:
                     run_jobs(0, game, state, jobs, buffers, limits, next_job, ticks)
                 t0 = cycle_counter()
-            replay = WalkSpec(traverser, mode, quantity, DealPass.REPLAY, discount)
+            replay = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.REPLAY, discount)
             values = walk(game, state, replay, root, buffers, workspace).copy()
             ticks[0, 0] += cycle_counter() - t0
     return values
+
+
+@njit(cache=True, fastmath=True)
+def subtree_values(plain_game, plain_state, traverser, node, first_card, second_card, opp_reach, limits):
+    """The traverser's values (Quantity.VALUE, see :mod:`.walk`) at ``node``, reached after the
+    dealt cards (-1: none) with the opponent's ``opp_reach`` and its own reach 1, both players
+    on their average strategies: one single-threaded walk (``plain_game``, ``plain_state``,
+    ``limits`` as in :func:`iterate`)."""
+    game = named_game(plain_game)
+    n_own, n_opp = game.players[traverser].cards.shape[0], opp_reach.size
+    spec = WalkSpec(traverser, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0))
+    start = WalkStart(node, first_card, second_card, opp_reach, np.ones(n_own))
+    unused = PassBuffers(np.zeros((1, n_opp)), np.zeros((1, n_own)), np.zeros((1, n_own)))  # no root deal below
+    workspace = new_workspace(n_own, n_opp, limits[0], limits[1])
+    return walk(game, SolverState(*plain_state), spec, start, unused, workspace).copy()
 
 
 def subtree_work(tree: PublicTree, node: int) -> float:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.postflop.arrays import named_game
 from pokerlab.postflop.showdown import reach_by_card, showdown_accumulate
 from pokerlab.postflop.threads import PRANGE_ONLY
 from pokerlab.postflop.tree import SHOWDOWN, PublicTree
@@ -54,8 +55,10 @@ def showdown_values(game, traverser, board_len, first_card, second_card, coef_co
 
 
 @njit(cache=True, fastmath=True)
-def root_equity(game, weights, traverser):
-    """Checked-down equity share of each of ``traverser``'s hands times its compatible opponent weight."""
+def root_equity(plain_game, weights, traverser):
+    """Checked-down equity share of each of ``traverser``'s hands times its compatible opponent
+    weight (``plain_game``: see :func:`~pokerlab.postflop.arrays.plain_tuples`)."""
+    game = named_game(plain_game)
     out = np.zeros(weights[traverser].size)
     showdown_values(game, traverser, game.tree.board_len[0], -1, -1, 0.5, 0.5, weights[1 - traverser], out,
                     np.empty(52))

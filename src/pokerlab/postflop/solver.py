@@ -39,18 +39,17 @@ import numpy as np
 
 from pokerlab.cards import COMBO_CARDS
 from pokerlab.postflop.arrays import (DealArrays, GameArrays, PlayerArrays, SolverState, TreeArrays, outcome_slots,
-                                      table_bytes)
+                                      plain_tuples, table_bytes)
 from pokerlab.postflop.dcfr import DCFR, STATE_DTYPE, DcfrParams, dcfr_discounts
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.isomorphism import suit_isomorphism
-from pokerlab.postflop.passes import iterate, root_deals
+from pokerlab.postflop.passes import iterate, root_deals, subtree_values
 from pokerlab.postflop.result import PostflopResult, player_result
 from pokerlab.postflop.runouts import build_runouts, root_equity
 from pokerlab.postflop.showdown import board_tables, compatible_mass, river_boards
 from pokerlab.postflop.threads import ticks_per_second
 from pokerlab.postflop.tree import PublicTree, build_tree
-from pokerlab.postflop.walk import DealPass, Mode, PassBuffers, Quantity, WalkSpec, WalkStart, require_member, walk
-from pokerlab.postflop.workspace import new_workspace
+from pokerlab.postflop.walk import Mode, Quantity, require_member
 
 __all__ = ["DCFR", "DcfrParams", "Mode", "PostflopSolver", "Quantity", "dcfr_discounts", "solve_spot",
            "solve_spot_keeping", "suit_isomorphism", "ticks_per_second"]
@@ -114,6 +113,8 @@ class PostflopSolver:
             )
         self._state = SolverState(tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes),
                                   tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes))
+        # what the compiled entry points take (see arrays.plain_tuples); the same arrays
+        self._plain_game, self._plain_state = plain_tuples(self._game), plain_tuples(self._state)
         tree = self.tree
         self._limits = (tree.depth + 1, max(1, int(tree.n_children[tree.decision_nodes()].max())))  # depth, actions
         self.iterations = 0
@@ -136,8 +137,8 @@ class PostflopSolver:
             return
         start = time.perf_counter()
         discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
-        iterate(self._game, self._state, self.weights, discounts, Mode.TRAIN, Quantity.VALUE, np.array([0, 1]),
-                self._limits, numba.get_num_threads(), self.ticks)
+        iterate(self._plain_game, self._plain_state, self.weights, discounts, int(Mode.TRAIN), int(Quantity.VALUE),
+                np.array([0, 1]), self._limits, numba.get_num_threads(), self.ticks)
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
         self.phase_seconds["train"] += time.perf_counter() - start
@@ -149,8 +150,8 @@ class PostflopSolver:
         require_member(quantity, Quantity)
         if mode == Mode.TRAIN:
             raise ValueError("root_values: Mode.TRAIN would change the state; use run()")
-        values = iterate(self._game, self._state, self.weights, np.ones((1, 3)), mode, quantity, np.array([player]),
-                         self._limits, numba.get_num_threads(), self.ticks)
+        values = iterate(self._plain_game, self._plain_state, self.weights, np.ones((1, 3)), int(mode), int(quantity),
+                         np.array([player]), self._limits, numba.get_num_threads(), self.ticks)
         if quantity == Quantity.VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]
         return values
@@ -253,20 +254,17 @@ class PostflopSolver:
         weights times its own path probabilities, aligned with ``self.hands[1 - player]``; zero
         it for combos holding a dealt card). The sums are conditional on the dealt cards. One
         single-threaded walk; a suit-isomorphic deal (no stored strategy) is refused."""
-        n_t, n_o = self.hands[player].size, self.hands[1 - player].size
+        n_opp = self.hands[1 - player].size
         opp = np.ascontiguousarray(opp_reach, dtype=np.float64)
-        if opp.shape != (n_o,):
-            raise ValueError(f"opp_reach: expected {n_o} values, got shape {opp.shape}")
-        if len(dealt) > 2 or len(dealt) != int(self.tree.board_len[start]) - len(self.spot.board):
-            raise ValueError(f"dealt: node {start} is reached after {int(self.tree.board_len[start]) - len(self.spot.board)}"
-                             f" dealt card(s), got {dealt!r}")
+        if opp.shape != (n_opp,):
+            raise ValueError(f"opp_reach: expected {n_opp} values, got shape {opp.shape}")
+        n_dealt = int(self.tree.board_len[start]) - len(self.spot.board)
+        if len(dealt) > 2 or len(dealt) != n_dealt:
+            raise ValueError(f"dealt: node {start} is reached after {n_dealt} dealt card(s), got {dealt!r}")
         d1, d2 = (tuple(int(c) for c in dealt) + (-1, -1))[:2]
         if self._game.deals.slot[d1 + 1, d2 + 1] < 0:
             raise ValueError(f"no strategy is stored after {dealt}: a suit-isomorphic deal stands for it")
-        spec = WalkSpec(player, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0))
-        unused = PassBuffers(np.zeros((1, n_o)), np.zeros((1, n_t)), np.zeros((1, n_t)))  # no root deal below
-        return walk(self._game, self._state, spec, WalkStart(int(start), d1, d2, opp, np.ones(n_t)), unused,
-                    new_workspace(n_t, n_o, *self._limits)).copy()
+        return subtree_values(self._plain_game, self._plain_state, player, int(start), d1, d2, opp, self._limits)
 
     def compatible_reach(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
         """Per hand of ``player``: the opponent reach held by combos sharing no card with it."""
@@ -282,7 +280,7 @@ class PostflopSolver:
         ``ev`` (share of the pot, chips), ``equity``, ``exp_pot`` (final pot), ``p_showdown``."""
         compat = self._compat[player]
         safe = np.where(compat > 0, compat, 1.0)
-        equity = root_equity(self._game, self.weights, player)
+        equity = root_equity(self._plain_game, self.weights, player)
         return {
             "ev": self.root_values(player, Mode.EVALUATE, Quantity.VALUE) / safe,
             "equity": equity / safe,
