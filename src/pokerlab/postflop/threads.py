@@ -1,4 +1,4 @@
-"""Numba helpers for the solver's threads: the parallel-loop options, an atomic counter and the
+"""Numba pieces for the solver's threads: the parallel-loop options, an atomic counter and the
 CPU's time-stamp counter."""
 
 from __future__ import annotations
