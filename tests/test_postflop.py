@@ -315,7 +315,6 @@ def test_no_isomorphism_when_a_range_breaks_the_symmetry():
     assert (PostflopSolver(lopsided).iso_card == np.arange(52)).all()
 
 
-
 def test_modes_and_quantities_cannot_be_swapped():
     # both enums number their members from 0: a swap must fail, in Python and when compiling
     solver = PostflopSolver(reference_spot("QsJh2h8d3c", 0.67))
@@ -334,6 +333,7 @@ def test_modes_and_quantities_cannot_be_swapped():
     assert compiled(Mode.TRAIN)
     with pytest.raises(numba.core.errors.TypingError, match="Mode member"):
         compiled(Quantity.VALUE)
+
 
 # --- bad input ----------------------------------------------------------------------------
 
