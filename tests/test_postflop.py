@@ -14,8 +14,9 @@ from pokerlab.cards import COMBO_CARDS, COMBO_IDS, parse_cards, parse_combo
 from pokerlab.evaluator import evaluate, evaluate_batch
 from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.showdown import board_tables, showdown_accumulate
-from pokerlab.postflop.solver import PostflopSolver, solve_spot
+from pokerlab.postflop.solver import Mode, PostflopSolver, Quantity, solve_spot
 from pokerlab.postflop.tree import CHANCE, build_tree
+from pokerlab.postflop.walk import require_member
 from pokerlab.ranges import Range
 
 DATA = Path(__file__).parent / "data" / "postflop"
@@ -268,7 +269,8 @@ def test_suit_isomorphism_changes_nothing_but_the_work():
     # give the full solver the same strategy: after river card c, hand h plays as the image of
     # h does after c's representative (training itself may differ by rounding where a hand is
     # indifferent, so compare the values of one strategy)
-    tree, iso_id, perm = without.tree, with_iso._G[16], with_iso._G[17]
+    tree, iso_id = without.tree, with_iso._game.deals.iso_id
+    perm = [p.suit_images for p in with_iso._game.players]
     for node in tree.decision_nodes():
         player = int(tree.actor[node])
         if tree.board_len[node] == 4:
@@ -301,7 +303,7 @@ def test_threads_give_the_same_bytes(board):
             best = solver.best_response_values()
         finally:
             numba.set_num_threads(previous)
-        states.append((b"".join(a.tobytes() for a in solver._R + solver._S), best))
+        states.append((b"".join(a.tobytes() for a in solver._state.regrets + solver._state.strategy_sums), best))
     assert states[0] == states[1]
 
 
@@ -311,6 +313,26 @@ def test_no_isomorphism_when_a_range_breaks_the_symmetry():
     oop[parse_combo("AcQc")] = 0.3  # its club/diamond image AdQd keeps weight 1
     lopsided = PostflopSpot(spot.pot, spot.stack, spot.board, oop, spot.ip_range, spot.bet_tree)
     assert (PostflopSolver(lopsided).iso_card == np.arange(52)).all()
+
+
+def test_modes_and_quantities_cannot_be_swapped():
+    # both enums number their members from 0: a swap must fail, in Python and when compiling
+    solver = PostflopSolver(reference_spot("QsJh2h8d3c", 0.67))
+    with pytest.raises(TypeError, match="Mode member"):
+        solver.root_values(0, Quantity.VALUE, Mode.EVALUATE)
+    with pytest.raises(TypeError, match="Quantity member"):
+        solver.root_values(0, Mode.EVALUATE, 0)
+    with pytest.raises(ValueError, match="TRAIN"):
+        solver.root_values(0, Mode.TRAIN, Quantity.VALUE)
+
+    @numba.njit
+    def compiled(mode):
+        require_member(mode, Mode)
+        return mode == Mode.TRAIN
+
+    assert compiled(Mode.TRAIN)
+    with pytest.raises(numba.core.errors.TypingError, match="Mode member"):
+        compiled(Quantity.VALUE)
 
 
 # --- bad input ----------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Heads-up postflop solver (flop, turn or river root) with per-combo EV, equity and pot played.
 
 ``game`` the spot and bet tree as validated data, ``tree`` the public betting tree,
-``showdown`` sorted-strength showdown sums with exact card removal, ``solver`` discounted CFR
-vectorised over combos (Numba), ``result`` the normalised result record shared with
-TexasSolver's results (``texassolver``).
+``solver`` the solver's face (discounted CFR vectorised over combos, in Numba), built from
+``arrays`` (what the kernels read), ``dcfr``, ``walk``, ``passes`` (threads), ``showdown``
+and ``runouts``, ``isomorphism`` and ``workspace``; ``result`` the normalised result record
+shared with TexasSolver's results (``texassolver``). docs/postflop-solver.md describes the
+design.
 """
 
 import os

@@ -156,9 +156,9 @@ def showdown_accumulate(tab_t, nv_t, tab_o, nv_o, opp_reach, same_t, coef_compat
 
 
 @njit(cache=True, fastmath=True)
-def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc):
-    """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight);
-    ``card_acc`` is a (52,) float64 scratch array."""
+def reach_by_card(opp_reach, cards_o, card_acc):
+    """The opponent's total reach; ``card_acc[c]`` (a (52,) float64 array) set to the reach of
+    its combos holding card ``c``."""
     card_acc[:] = 0.0
     total = 0.0
     for o in range(opp_reach.size):
@@ -166,6 +166,14 @@ def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc):
         total += r
         card_acc[cards_o[o, 0]] += r
         card_acc[cards_o[o, 1]] += r
+    return total
+
+
+@njit(cache=True, fastmath=True)
+def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc):
+    """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight);
+    ``card_acc`` is a (52,) float64 scratch array."""
+    total = reach_by_card(opp_reach, cards_o, card_acc)
     for h in range(cards_t.shape[0]):
         m = total - card_acc[cards_t[h, 0]] - card_acc[cards_t[h, 1]]
         if same_t[h] >= 0:
