@@ -381,6 +381,15 @@ def test_impossible_amounts_are_refused_naming_the_field(tmp_path, field, text, 
     assert not (tmp_path / "d" / "ledger.csv").exists() or not read_ledger(tmp_path / "d").sessions
 
 
+@pytest.mark.parametrize("command", ["list", "report"])
+def test_a_data_folder_that_is_a_file_is_refused(tmp_path, capsys, command):
+    """Reliability round two: `sessions list --data /etc/passwd` printed an empty ledger with exit 0."""
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x\n")
+    assert main(["sessions", command, "--data", str(not_a_folder)]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
 def test_text_fields_have_a_size_limit_and_an_oversized_field_on_disk_is_reported(tmp_path, capsys):
     from pokerlab.sessions.ledger import MAX_TEXT_CHARS
 

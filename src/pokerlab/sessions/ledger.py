@@ -60,8 +60,8 @@ import csv
 import fcntl
 import io
 import math
-import re
 import os
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -326,7 +326,9 @@ def parse_ledger_text(text: str, path: Path) -> Ledger:
 
 def read_ledger(data_dir: str | os.PathLike) -> Ledger:
     """The ledger with every malformed row reported (never dropped silently): an absent file
-    is an empty ledger."""
+    is an empty ledger; a data folder that is a file is refused."""
+    if Path(data_dir).exists() and not Path(data_dir).is_dir():
+        raise ValueError(f"sessions data folder {Path(data_dir).as_posix()}: not a folder")
     path = ledger_path(data_dir)
     if not path.exists():
         return Ledger(path)
