@@ -220,6 +220,16 @@ def test_model_class_values_are_the_payoffs_averaged_over_the_opponents_range():
             assert m_oop[x] == pytest.approx(np.dot(oop_vs, q_ip) / q_ip.sum(), abs=1e-9)
 
 
+def _modelled_ending(node_id: str, seed: int):
+    """An ending of the heads-up 100bb tree with random ranges, its model class values and a random generator."""
+    tree, node, seats, z = _ending(Spot("cash", 2, 100), node_id)
+    win, tie = random_tables(M, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
+    model = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, q_oop, q_ip, win, tie)
+    return tree, seats, z, win, tie, q_oop, q_ip, model, rng
+
+
 def _chip_conserving_solved(model, q_oop, q_ip, rng) -> V.ClassValues:
     """Solved values that differ from the model's by random class offsets, with range means that
     conserve chips as the model's do."""
@@ -229,11 +239,7 @@ def _chip_conserving_solved(model, q_oop, q_ip, rng) -> V.ClassValues:
 
 
 def test_corrections_make_the_model_pay_every_class_its_solved_value():
-    tree, node, seats, z = _ending(Spot("cash", 2, 100), "CC")
-    win, tie = random_tables(M, seed=4)
-    rng = np.random.default_rng(5)
-    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
-    model = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, q_oop, q_ip, win, tie)
+    tree, seats, z, win, tie, q_oop, q_ip, model, rng = _modelled_ending("CC", seed=4)
     assert np.dot(model[0], q_oop) / q_oop.sum() + np.dot(model[1], q_ip) / q_ip.sum() == pytest.approx(0, abs=1e-9)
     solved = _chip_conserving_solved(model, q_oop, q_ip, rng)
     d_oop, d_ip, residual = V.corrections(solved, model, q_oop, q_ip)
@@ -251,11 +257,7 @@ def test_corrections_make_the_model_pay_every_class_its_solved_value():
 
 
 def test_solved_values_that_do_not_conserve_chips_split_the_residual_evenly():
-    tree, node, seats, z = _ending(Spot("cash", 2, 100), "RC")
-    win, tie = random_tables(M, seed=6)
-    rng = np.random.default_rng(7)
-    q_oop, q_ip = rng.uniform(0, 1, M) * cards.CLASS_PRIOR, rng.uniform(0, 1, M) * cards.CLASS_PRIOR
-    model = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, q_oop, q_ip, win, tie)
+    _, _, _, _, _, q_oop, q_ip, model, rng = _modelled_ending("RC", seed=6)
     exact = _chip_conserving_solved(model, q_oop, q_ip, rng)
     off = V.ClassValues(exact.oop + 0.3, exact.ip + 0.3, q_oop, q_ip)  # 0.6 bb more than the pot in all
     d_oop, d_ip, residual = V.corrections(off, model, q_oop, q_ip)
@@ -321,3 +323,40 @@ def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path):
         outputs.append((out.read_bytes(), out.with_suffix(".npz").read_bytes()))
     assert outputs[0] == outputs[1]
     assert json.loads(outputs[0][0])["settings"]["postflop_model"] == "solved"
+
+
+def _solved_section():
+    from pathlib import Path
+
+    import yaml
+
+    return yaml.safe_load((Path(__file__).resolve().parents[1] / "config/config.yaml").read_text())["solved"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"boards": 0}, "solved.boards: 0 must be an integer in"),
+    ({"damping": 0.0}, "solved.damping"),
+    ({"spots": [{"format": "icm_final", "seats": 2, "depth": 10}]}, "chip formats"),
+    ({"spots": [{"format": "cash", "seats": 2, "depth": 100}] * 2}, "listed twice"),
+    ({"endings": {"max_per_spot": 3}}, "solved.endings.min_reach"),
+    ({"bet_trees": {"limped": {}}}, "one bet tree for each pot type"),
+    ({"tolerance": {"strategy_pp": -1, "gap_bb": 0.1}}, "solved.tolerance.strategy_pp"),
+])
+def test_solved_settings_name_the_bad_key(change, message):
+    from pokerlab.solved.settings import SolvedSettings
+
+    with pytest.raises(ValueError, match=message):
+        SolvedSettings.from_config({**_solved_section(), **change})
+
+
+def test_pot_types_and_the_measuring_digest():
+    from pokerlab.solved.settings import SolvedSettings, pot_type
+
+    assert [pot_type(n) for n in ("CC", "RC", "CRC", "RRC", "RRRC", "FRSC")] == \
+        ["limped", "single_raised", "single_raised", "three_bet", "four_bet", "three_bet"]
+    base = SolvedSettings.from_config(_solved_section())
+    assert base.bet_tree_for("RRC") is base.bet_trees["three_bet"]
+    # the spots list and the tolerance change no table; a measuring key does
+    assert SolvedSettings.from_config({**_solved_section(), "spots": [], "tolerance": {"strategy_pp": 1, "gap_bb": 1}}
+                                      ).sha256() == base.sha256()
+    assert SolvedSettings.from_config({**_solved_section(), "boards": 5}).sha256() != base.sha256()

@@ -51,6 +51,20 @@ def _street_actions(data: Any, where: str) -> StreetActions:
         raise ValueError(f"{where}: {exc}") from None
 
 
+def parse_spot_list(spots: list, where: str) -> tuple[Spot, ...]:
+    """Spots from a config list of ``{format, seats, depth}``, each once; errors name ``where[i]``."""
+    parsed: list[Spot] = []
+    for i, s in enumerate(spots):
+        try:
+            spot = Spot(s["format"], s["seats"], s["depth"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{where}[{i}]: {exc}") from None
+        if spot.name in {p.name for p in parsed}:
+            raise ValueError(f"{where}: {spot.name} is listed twice")
+        parsed.append(spot)
+    return tuple(parsed)
+
+
 def parse_bet_tree(tree: Any, where: str) -> BetTree:
     """A postflop bet tree from config (``flop``/``turn``/``river``: ``{bets, raises, allin}`` for both
     players, sizes in % of the pot; ``raise_cap``; ``allin_threshold``); errors name ``where``."""
@@ -95,15 +109,7 @@ class FitSettings:
         spots = section.get("spots")
         if not isinstance(spots, list) or not spots:
             raise ValueError("fit.spots: expected a non-empty list of {format, seats, depth}")
-        parsed = []
-        for i, s in enumerate(spots):
-            try:
-                parsed.append(Spot(s["format"], s["seats"], s["depth"]))
-            except (KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"fit.spots[{i}]: {exc}") from None
-        names = [s.name for s in parsed]
-        if len(set(names)) != len(names):
-            raise ValueError(f"fit.spots: {next(n for n in names if names.count(n) > 1)} is listed twice")
+        parsed = parse_spot_list(spots, "fit.spots")
         try:
             model = PostflopModel(**section.get("preflop_model", {}))
         except (TypeError, ValueError) as exc:

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokerlab.fit.settings import parse_bet_tree
+from pokerlab.fit.settings import parse_bet_tree, parse_spot_list
 from pokerlab.postflop.game import BetTree
 from pokerlab.preflop.spot import Spot
 
@@ -71,18 +71,11 @@ class SolvedSettings:
         spots = section.get("spots")
         if not isinstance(spots, list):
             raise ValueError("solved.spots: expected a list of {format, seats, depth}")
-        parsed = []
-        for i, s in enumerate(spots):
-            try:
-                spot = Spot(s["format"], s["seats"], s["depth"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"solved.spots[{i}]: {exc}") from None
+        parsed = parse_spot_list(spots, "solved.spots")
+        for i, spot in enumerate(parsed):
             if spot.format not in CHIP_FORMATS:
                 raise ValueError(f"solved.spots[{i}]: format {spot.format!r}; solved endings are measured for the "
                                  f"chip formats {list(CHIP_FORMATS)} only")
-            if spot.name in {p.name for p in parsed}:
-                raise ValueError(f"solved.spots: {spot.name} is listed twice")
-            parsed.append(spot)
         endings = section.get("endings")
         if not isinstance(endings, dict):
             raise ValueError("solved.endings: expected a mapping with max_per_spot and min_reach")
@@ -95,7 +88,7 @@ class SolvedSettings:
         boards = _number(section, "boards", 1, MAX_BOARDS, integer=True)
         heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
         return cls(
-            spots=tuple(parsed),
+            spots=parsed,
             max_endings=_number(endings, "max_per_spot", 1, 50, integer=True, where="solved.endings"),
             min_reach=float(_number(endings, "min_reach", 0.0, 1.0, where="solved.endings")),
             boards=boards, heldout_boards=heldout,
