@@ -188,7 +188,10 @@ def test_other_requests_are_answered_while_an_upload_is_graded(tmp_path, equity_
         poster.start()
         assert grading.wait(timeout=30)
         assert client.get("/api/v1/sets").status_code == 200
+        progress = client.get("/api/v1/sessions/exports/progress").json()  # what the page shows meanwhile
         answered.set()
         poster.join()
+        assert client.get("/api/v1/sessions/exports/progress").json() == {"stage": "idle"}
+    assert progress["stage"] == "grading" and progress["name"] == "new.phhs" and progress["seconds"] >= 0
     assert seen["answered_meanwhile"] is True
     assert uploads[0].status_code == 201 and uploads[0].json()["imported"] == 12

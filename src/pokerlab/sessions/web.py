@@ -6,7 +6,9 @@ grading: a page load never solves). Writes, only here and only with ``--sessions
 ``POST /api/v1/sessions/exports?name=FILE`` (a dropped export: the raw bytes; it is saved
 under ``DATA_DIR/exports/``, imported and graded once, in the request). Ledger writes, imports
 and grading run in the thread pool, never on the event loop: other requests are answered
-meanwhile (grading one export at a time).
+meanwhile (grading one export at a time). ``GET /api/v1/sessions/exports/progress`` tells what an
+upload in progress is doing (``{"stage": "idle" | "importing" | "grading", "name",
+"seconds"}``): the page polls it while its upload is pending.
 
 Every sessions route answers a loopback ``Host`` only (personal data; a DNS-rebound name is
 refused). Writes are refused unless they come from the page itself: an ``Origin`` (when sent)
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -73,6 +76,24 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
     if Path(settings.equity_table).is_file():
         scan(data_dir, settings, grade=True)  # warm the grades once at start-up
     grading = threading.Lock()
+    progress_lock = threading.Lock()
+    progress_state = {"stage": "idle"}
+
+    def set_stage(stage: str, name: str = "", started: float = 0.0) -> None:
+        with progress_lock:
+            progress_state.clear()
+            progress_state.update({"stage": stage} if stage == "idle" else {"stage": stage, "name": name,
+                                                                             "started": started})
+
+    def progress(request: Request) -> Response:
+        bad = foreign_host(request)
+        if bad:
+            return bad
+        with progress_lock:
+            state = dict(progress_state)
+        if "started" in state:
+            state["seconds"] = round(time.monotonic() - state.pop("started"), 1)
+        return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
     def error(status: int, message: str, request: Request) -> JSONResponse:
         return JSONResponse({"error": {"status": status, "message": message, "asked": {"path": request.url.path}}},
@@ -142,9 +163,15 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         except BodyTooLarge:
             return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
         def save_and_grade() -> dict:
-            path = save_export(data_dir, name, body)
-            with grading:
-                return next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+            started = time.monotonic()
+            try:
+                with grading:  # one upload at a time: its stages are the progress the page shows
+                    set_stage("importing", name, started)
+                    path = save_export(data_dir, name, body)
+                    set_stage("grading", name, started)
+                    return next(s for s in scan(data_dir, settings, grade=True) if s["name"] == path.name)
+            finally:
+                set_stage("idle")
 
         try:  # import and grading take seconds for a large export: off the event loop, so other requests go on
             summary = await run_in_threadpool(save_and_grade)
@@ -159,4 +186,5 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         return await run_in_threadpool(data, request)
 
     return [Route("/sessions", page), Route("/api/v1/sessions", sessions_api, methods=["GET", "POST"]),
-            Route("/api/v1/sessions/exports", upload, methods=["POST"])]
+            Route("/api/v1/sessions/exports", upload, methods=["POST"]),
+            Route("/api/v1/sessions/exports/progress", progress, methods=["GET"])]

@@ -172,12 +172,20 @@
     if (!file) return;
     status(`Reading ${file.name}…`);
     document.body.dataset.ready = 'false';
+    // a large export takes seconds to import and grade: show the server's stage until the answer comes
+    const poll = setInterval(async () => {
+      try {
+        const p = await (await fetch(`${API}/exports/progress`, {cache: 'no-store'})).json();
+        if (p.stage !== 'idle') status(`${p.stage === 'grading' ? 'Grading' : 'Importing'} ${p.name}… ${p.seconds} s`);
+      } catch (e) { /* the answer to the upload says what happened */ }
+    }, 500);
     try {
       const out = await post(`${API}/exports?name=${encodeURIComponent(file.name)}`,
         {headers: {'X-Pokerlab-Upload': '1', 'Content-Type': 'application/octet-stream'}, body: await file.arrayBuffer()});
+      clearInterval(poll);
       await load();
       status(`Added ${out.saved}: ${out.imported} of ${out.read} hands imported${out.graded ? ', graded' : ''}.`);
-    } catch (e) { status(e.message); document.body.dataset.ready = 'true'; }
+    } catch (e) { clearInterval(poll); status(e.message); document.body.dataset.ready = 'true'; }
   }
 
   if (!STATIC) {
