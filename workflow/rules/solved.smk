@@ -51,7 +51,7 @@ def solved_iteration_settings(wildcards):
 
 def solved_measurements(wildcards):
     return [f"{SOLVED_DIR}/i{wildcards.k}/solves/{SPOT_PATH}/{key}.parquet".format(**wildcards)
-            for key in SOLVED.job_keys("")]
+            for key in SOLVED.job_keys()]
 
 
 def solved_final_paths():

@@ -59,7 +59,6 @@ import contextlib
 import csv
 import fcntl
 import io
-import math
 import os
 import re
 import unicodedata

@@ -118,7 +118,7 @@ class SolvedSettings:
         """The postflop bet tree of the flop ending ``node`` (by its pot type)."""
         return self.bet_trees[pot_type(node)]
 
-    def job_keys(self, spot: str) -> list[str]:
+    def job_keys(self) -> list[str]:
         """``e{rank}/b{board}`` of one spot's postflop solve jobs in one outer iteration."""
         return [f"e{e}/b{b}" for e in range(self.max_endings) for b in range(self.boards + self.heldout_boards)]
 
