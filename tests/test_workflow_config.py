@@ -127,6 +127,7 @@ def test_a_chart_at_another_spots_name_is_not_published(tmp_path):
     ({"equity.crosscheck.pairs.0": ["27s", "AA"]}, "config equity.crosscheck.pairs[0][0]: '27s' is not a class name; did you mean '72s'"),
     ({"pushfold.headsup.fees": "stars"}, "config pushfold.headsup.fees: preset 'stars' is not defined under pushfold.fees"),
     ({"pushfold.fourmax.fees": "nothing"}, "config pushfold.fourmax.fees: preset 'nothing' is not defined"),
+    ({"pushfold.headsup_combos.fees": "stars"}, "config pushfold.headsup_combos.fees: preset 'stars' is not defined"),
     ({"pushfold.fees.none.rakeback_bb": 5.0}, "config pushfold.fees.none"),
     ({"kuhn.checkpoints": [1, 10, 200]}, "config kuhn.checkpoints: 200 is above kuhn.iterations (100)"),
     ({"kuhn.checkpoints": [10, 1]}, "config kuhn.checkpoints: [10, 1] must be strictly increasing"),

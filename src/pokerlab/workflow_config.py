@@ -142,7 +142,7 @@ def check_config(config: dict[str, Any]) -> None:
                 fee_model_from_table(fees, name)
             except ValueError as exc:
                 raise ValueError(f"config pushfold.fees.{name}: {exc}") from None
-    for mode in ("headsup", "fourmax"):
+    for mode in ("headsup", "headsup_combos", "fourmax"):
         section = pushfold.get(mode, {})
         if "fees" in section and section["fees"] not in pushfold.get("fees", {}):
             raise ValueError(f"config pushfold.{mode}.fees: preset {section['fees']!r} is not defined under "
