@@ -265,7 +265,8 @@ def _fit_section_sha256(section: dict) -> str:
 def test_fit_constants_writes_the_staged_fit_with_its_provenance(tmp_path):
     """The whole fit_constants step on synthetic measurement files: the shipped constants are the
     staged fit's, within its bootstrap errors of the truth, and the provenance names the config."""
-    from pokerlab.fit.run import fit_constants, read_constants
+    from pokerlab.fit.run import fit_constants
+    from pokerlab.preflop.payoffs import read_postflop_constants as read_constants
     from pokerlab.fit.solves import write_measurement
 
     paths = []
@@ -505,7 +506,7 @@ def test_the_shipped_constants_file_is_the_fit_its_provenance_names():
     import yaml
     from snakemake.utils import update_config
 
-    from pokerlab.fit.run import read_constants
+    from pokerlab.preflop.payoffs import read_postflop_constants as read_constants
 
     root = Path(__file__).resolve().parents[1]
     config = yaml.safe_load((root / "config" / "config.yaml").read_text())

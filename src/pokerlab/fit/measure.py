@@ -45,9 +45,9 @@ import pandas as pd
 from scipy.optimize import least_squares
 
 from pokerlab.cards import N_CLASSES, class_name
-from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.payoffs import MODEL_CONSTANTS, PostflopModel
 
-NAMES = ("a", "b", "c2", "cap")
+NAMES = MODEL_CONSTANTS
 BOUNDS = (np.array([0.05, -0.5, -0.2, 0.0]), np.array([6.0, 0.5, 0.2, 0.49]))
 SPR_BANDS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, math.inf)
 

@@ -14,7 +14,6 @@ import json
 import math
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,7 @@ from pokerlab.fit.settings import FitSettings
 from pokerlab.fit.solves import empty_measurement, measure as measure_spot, read_measurement, write_measurement
 from pokerlab.io import sha256_file, write_json_atomic
 from pokerlab.postflop.game import PostflopSpot
-from pokerlab.preflop.payoffs import PostflopModel
+from pokerlab.preflop.payoffs import PostflopModel, read_postflop_constants
 
 FIGURE_DECIMALS = 6
 
@@ -159,7 +158,7 @@ def class_table_check(job_paths: list[str | os.PathLike], constants_path: str | 
     from pokerlab.preflop.class_edges import read_class_table
 
     data = measure.build_measurements([read_measurement(p) for p in job_paths])
-    model = read_constants(constants_path)
+    model = read_postflop_constants(constants_path)
     theta = np.array([model.a, model.b, model.c2, model.cap])
     edges = read_class_table(class_table_path)
     if len(edges.bands) != 1:
@@ -196,14 +195,3 @@ def _extremes(classes, n: int = 5) -> dict[str, list[dict[str, Any]]]:
                            "hands": int(r["hands"])} for _, r in f.iterrows()]
         out[role] = {"lowest": pick(sel.head(n)), "highest": pick(sel.tail(n).iloc[::-1])}
     return out
-
-
-def read_constants(path: str | os.PathLike) -> PostflopModel:
-    """The shipped constants of a ``constants.json`` written by :func:`fit_constants`."""
-    from pokerlab.io import read_json
-
-    doc = read_json(path, "postflop constants")
-    try:
-        return PostflopModel(**{k: doc["constants"][k] for k in measure.NAMES})
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"{Path(path)}: expected a 'constants' mapping with {', '.join(measure.NAMES)} ({exc})") from None

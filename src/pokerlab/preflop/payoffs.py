@@ -84,6 +84,24 @@ class PostflopModel:
         return min(self.cap, max(0.0, self.b + self.c2 * math.log2(1.0 + spr)))
 
 
+MODEL_CONSTANTS = ("a", "b", "c2", "cap")
+"""The postflop model's constants, in the order the fit reports them."""
+
+
+def read_postflop_constants(path) -> PostflopModel:
+    """The shipped constants of a ``constants.json`` written by the fitting run
+    (:func:`pokerlab.fit.run.fit_constants`); errors name the file."""
+    from pathlib import Path
+
+    from pokerlab.io import read_json
+
+    doc = read_json(path, "postflop constants")
+    try:
+        return PostflopModel(**{k: doc["constants"][k] for k in MODEL_CONSTANTS})
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{Path(path)}: expected a 'constants' mapping with {', '.join(MODEL_CONSTANTS)} ({exc})") from None
+
+
 @dataclass(frozen=True)
 class AggressorEdge:
     """The flat positional edges of the aggressor term (share of the played pot)."""

@@ -39,7 +39,7 @@ from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
 from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
-from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel
+from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, read_postflop_constants
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solver import ARITHMETIC_VERSION, Solver
@@ -141,10 +141,9 @@ class SolveSettings:
                        bar_coefficient=float(section["bar_coefficient"]), **version)
         if constants_path is None:
             raise ValueError(f"solve.postflop.source: {source!r} needs the constants file")
-        from pokerlab.fit.run import read_constants  # only when the constants come from a fit
         from pokerlab.io import sha256_file
 
-        return cls(postflop=read_constants(constants_path), checkpoints=tuple(section["checkpoints"]),
+        return cls(postflop=read_postflop_constants(constants_path), checkpoints=tuple(section["checkpoints"]),
                    bar_coefficient=float(section["bar_coefficient"]),
                    postflop_source={"source": source, "path": Path(constants_path).as_posix(),
                                     "sha256": sha256_file(constants_path)}, **version)
