@@ -360,3 +360,45 @@ def test_pot_types_and_the_measuring_digest():
     assert SolvedSettings.from_config({**_solved_section(), "spots": [], "tolerance": {"strategy_pp": 1, "gap_bb": 1}}
                                       ).sha256() == base.sha256()
     assert SolvedSettings.from_config({**_solved_section(), "boards": 5}).sha256() != base.sha256()
+
+
+@pytest.mark.snakemake
+def test_the_workflow_solves_a_spot_with_its_table_and_refuses_one_of_other_settings(tmp_path):
+    """Under model solved a spot's table is an input of its solve job (a new table re-runs it), and the job
+    refuses a table measured with other settings than the config's solved section."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+    from pokerlab.solved.settings import settings_sha256
+
+    root = Path(__file__).resolve().parents[1]
+    for name in ("Snakefile", "workflow", "config"):
+        (tmp_path / name).symlink_to(root / name)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "over.yaml").write_text("solve:\n  checkpoints: [30]\n  bar_coefficient: 100.0\n"
+                                        "  postflop: {model: solved, solved_tables: tables}\n")
+    spot = Spot("cash", 6, 10)  # a spot of its own job (not in sweep.batch_seats)
+    table = random_corrections(build_tree(spot, SIZING), M, seed=3)
+    constants = json.loads((root / "config/postflop-constants.json").read_text())["constants"]
+    base = asdict(PostflopModel(**{k: constants[k] for k in ("a", "b", "c2", "cap")}))
+    target = "results/solves/cash/6max/10bb/result.json"
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "1", "--configfile", "over.yaml",
+                               *args], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+    for sha, ok in (("0" * 64, False), (settings_sha256(_solved_section()), True)):
+        _table_folder(tmp_path / "tables", spot, table, base_postflop=base, settings_sha256=sha)
+        plan = run("-n")
+        assert plan.returncode == 0 and "tables/cash-6max-10bb.tsv" in plan.stdout, plan.stderr[-2000:]
+        out = run()
+        log = (tmp_path / "logs/solves/cash_6max_10bb.log").read_text()
+        assert (out.returncode == 0) == ok, out.stderr[-2000:]
+        assert ok or "measured with solved settings " + "0" * 64 in log + out.stderr
+    result = json.loads((tmp_path / target).read_text())
+    assert result["settings"]["postflop_model"] == "solved" and result["tier_shares"]["flop_solved"] > 0, log

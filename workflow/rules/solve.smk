@@ -27,6 +27,20 @@ def postflop_class_table_input():
     return [section["class_table"]] if section.get("model", "v1") == "v2" else []
 
 
+def solved_table_inputs(names):
+    """Under model solved, the solved-ending tables of the spots ``names`` that the folder holds (a new
+    table re-runs its spot's solve; a spot without one is solved as v1)."""
+    section = config["solve"]["postflop"]
+    if section.get("model") != "solved":
+        return []
+    from pathlib import Path
+
+    from pokerlab.preflop.solve import solved_table_name
+
+    paths = [Path(section["solved_tables"]) / solved_table_name(parse_spot_name(n)) for n in names]
+    return [p.as_posix() for p in paths if p.is_file()]
+
+
 def solve_inputs():
     """What every solve job reads (rules solve_spot and solve_table)."""
     return dict(
@@ -47,6 +61,7 @@ def solve_paths(name, file):
 rule solve_spot:
     input:
         **solve_inputs(),
+        solved=lambda wildcards: solved_table_inputs([spot_name(wildcards.format, wildcards.seats, wildcards.depth)]),
     output:
         results=["results/solves/{format}/{seats}max/{depth}bb/result.json"],
         arrays="results/solves/{format}/{seats}max/{depth}bb/result.npz",  # per-class arrays (pokerlab.preflop.result_file)
@@ -82,6 +97,7 @@ for _table, _names in batched_tables(SPOT_NAMES + EXTRA_SPOT_NAMES, config["swee
             _rule
         input:
             **solve_inputs(),
+            solved=solved_table_inputs(_names),
         output:
             results=[solve_paths(n, "result.json") for n in _names],
             arrays=[solve_paths(n, "result.npz") for n in _names],
