@@ -1,17 +1,22 @@
-"""The solved-endings loop on the tiny reference game (pokerlab.solved.reference): per damping, the
-largest change of the corrections per outer iteration and how far the loop's last profile (leaf-game
-preflop play + the endings' postflop solves) is from an equilibrium of the joint game.
+"""The solved-endings loop on the tiny reference game (pokerlab.solved.reference), two ways.
 
-    python benchmarks/solved_reference.py [--outer 12] [--dampings 1,0.5,0.2]
+1. Re-solving: per damping, the largest change of the corrections per outer iteration and how far the
+   loop's last profile (leaf-game preflop play + the endings' postflop solves) is from an equilibrium
+   of the joint game.
+2. Exchanging: both solvers keep their regrets and the corrections are re-measured every ``exchange``
+   iterations; per exchange interval, the composed average profile's joint-game exploitability.
+
+    python benchmarks/solved_reference.py [--outer 12] [--dampings 1,0.5,0.2] [--exchanges 1,5,10,30,100]
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 
 import numpy as np
 
-from pokerlab.solved.reference import CfrPlus, exploitability, fixed_point_iteration, preflop_tree
+from pokerlab.solved.reference import CfrPlus, exchange_iteration, exploitability, fixed_point_iteration, preflop_tree
 
 M, STACK = 5, 6.0
 
@@ -21,16 +26,26 @@ def main() -> None:
     parser.add_argument("--outer", type=int, default=12)
     parser.add_argument("--dampings", default="1,0.5,0.2")
     parser.add_argument("--iterations", type=int, default=1500, help="CFR+ iterations of every preflop and postflop solve")
+    parser.add_argument("--exchanges", default="1,5,10,30,100")
+    parser.add_argument("--joint-iterations", type=int, default=3000, help="iterations of the exchanging runs")
     args = parser.parse_args()
     prior = np.full(M, 1.0 / M)
     root = preflop_tree(M, STACK)
-    joint = CfrPlus(root, prior, prior).iterate(3000)
-    print(f"joint CFR+ (3000 iterations): exploitability {exploitability(root, joint.average, prior):.6f} bb")
+    joint = CfrPlus(root, prior, prior).iterate(args.joint_iterations)
+    print(f"joint CFR+ ({args.joint_iterations} iterations): exploitability "
+          f"{exploitability(root, joint.average, prior):.6f} bb")
+    print("re-solving the leaf game and every ending each outer iteration:")
     for damping in (float(x) for x in args.dampings.split(",")):
         fp = fixed_point_iteration(M, STACK, args.outer, args.iterations, args.iterations, damping=damping)
-        print(f"damping {damping:g}: correction change per iteration (bb) "
+        print(f"  damping {damping:g}: correction change per iteration (bb) "
               f"{' '.join(f'{c:.3f}' for c in fp.changes)}; last profile's joint exploitability "
               f"{exploitability(root, fp.strategy, prior):.4f} bb")
+    print(f"exchanging, both solvers warm, {args.joint_iterations} iterations:")
+    for exchange in (int(x) for x in args.exchanges.split(",")):
+        start = time.perf_counter()
+        fp = exchange_iteration(M, STACK, args.joint_iterations, exchange)
+        print(f"  every {exchange:>3} iterations ({len(fp.changes):>4} exchanges): joint exploitability "
+              f"{exploitability(root, fp.strategy, prior):.5f} bb ({time.perf_counter() - start:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.solved.reference import (FLOP_ENDINGS, CfrPlus, ending_ranges, exploitability, joint_corrections,
-                                       leaf_payoffs, measured_corrections, model_payoff, postflop_tree,
+from pokerlab.solved.reference import (FLOP_ENDINGS, CfrPlus, ending_ranges, exchange_iteration, exploitability,
+                                       joint_corrections, leaf_payoffs, measured_corrections, model_payoff, postflop_tree,
                                        preflop_tree, values)
 
 M, STACK = 5, 6.0
@@ -78,3 +78,18 @@ def test_postflop_tree_conserves_chips_and_pays_the_pot():
         elif node.player < 0:  # a fold: the folder loses what it put in (2, or 2 + 4 after an all-in bet)
             assert abs(node.payoff[0, 0]) == 2.0
         stack.extend(node.children.values())
+
+
+def test_exchanging_often_reaches_the_joint_equilibrium():
+    """Both solvers keep their regrets; corrections re-measured every iteration converge, stale ones do not."""
+    root = preflop_tree(M, STACK)
+    often = exchange_iteration(M, STACK, iterations=600, exchange=1)
+    assert exploitability(root, often.strategy, PRIOR) < 1e-3
+    rarely = exchange_iteration(M, STACK, iterations=600, exchange=100)
+    assert exploitability(root, rarely.strategy, PRIOR) > 0.05
+    assert len(often.changes) == 600 and len(rarely.changes) == 6
+
+
+def test_exchange_iteration_refuses_an_exchange_outside_the_run():
+    with pytest.raises(ValueError, match="exchange must be in"):
+        exchange_iteration(M, STACK, iterations=10, exchange=20)
