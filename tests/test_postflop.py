@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from pokerlab.cards import COMBO_CARDS, COMBO_IDS, parse_cards, parse_combo
+from pokerlab.cards import COMBO_CARDS, COMBO_CLASS, COMBO_IDS, N_CLASSES, parse_cards, parse_combo
 from pokerlab.evaluator import evaluate, evaluate_batch
 from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.showdown import board_tables, showdown_accumulate
@@ -313,6 +313,51 @@ def test_no_isomorphism_when_a_range_breaks_the_symmetry():
     oop[parse_combo("AcQc")] = 0.3  # its club/diamond image AdQd keeps weight 1
     lopsided = PostflopSpot(spot.pot, spot.stack, spot.board, oop, spot.ip_range, spot.bet_tree)
     assert (PostflopSolver(lopsided).iso_card == np.arange(52)).all()
+
+
+def _class_weights(support: np.ndarray, seed: int) -> np.ndarray:
+    """Weights on ``support``'s combos that depend on the class only (so every suit symmetry holds)."""
+    per_class = np.random.default_rng(seed).uniform(0.1, 1.0, N_CLASSES)
+    return np.where(support > 0, per_class[COMBO_CLASS], 0.0)
+
+
+def test_set_ranges_continues_as_a_solver_built_with_those_ranges():
+    spot = reference_spot("QsJh2h8s", 1.0)
+    oop, ip = _class_weights(spot.oop_range, 1), _class_weights(spot.ip_range, 2)
+    moved = PostflopSolver(spot)
+    moved.set_ranges((oop, ip))
+    moved.run(10)
+    built = PostflopSolver(PostflopSpot(spot.pot, spot.stack, spot.board, oop, ip, spot.bet_tree))
+    built.run(10)
+    assert all(np.array_equal(a, b) for a, b in zip(moved._state.regrets + moved._state.strategy_sums,
+                                                    built._state.regrets + built._state.strategy_sums))
+    assert moved.pair_mass == pytest.approx(built.pair_mass, rel=1e-12)
+
+
+def test_set_ranges_refuses_other_combos_and_broken_symmetry():
+    spot = reference_spot("QsJh2h8s", 1.0)
+    solver = PostflopSolver(spot)
+    wider = spot.oop_range.copy()
+    wider[parse_combo("2c2d")] = 1.0
+    with pytest.raises(ValueError, match="player 0's range must weigh exactly"):
+        solver.set_ranges((wider, spot.ip_range))
+    lopsided = spot.oop_range.copy()
+    lopsided[parse_combo("AcQc")] = 0.3  # its club/diamond image AdQd keeps weight 1
+    with pytest.raises(ValueError, match="player 0's weights break a suit symmetry"):
+        solver.set_ranges((lopsided, spot.ip_range))
+
+
+def test_current_mode_values_the_current_strategies():
+    # EVALUATE regret-matches the strategy sums: with the regrets copied there it must give CURRENT's values
+    solver = PostflopSolver(reference_spot("QsJh2h8s", 1.0))
+    solver.run(7)
+    current = [solver.root_values(p, Mode.CURRENT) for p in (0, 1)]
+    average = [solver.root_values(p, Mode.EVALUATE) for p in (0, 1)]
+    assert not np.allclose(current[0], average[0])  # after 7 iterations the two strategies differ
+    for p in (0, 1):
+        solver._state.strategy_sums[p][:] = solver._state.regrets[p]
+    for p in (0, 1):
+        np.testing.assert_array_equal(solver.root_values(p, Mode.EVALUATE), current[p])
 
 
 def test_modes_and_quantities_cannot_be_swapped():

@@ -85,7 +85,7 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
 @njit(cache=True, fastmath=True)
 def iterate(plain_game, plain_state, weights, discounts, mode, quantity, traversers, limits, n_workers, ticks):
     """Run one DCFR iteration per row of ``discounts`` (see :func:`.dcfr.dcfr_discounts`;
-    Mode.TRAIN) or one walk (BEST_RESPONSE, EVALUATE: one row, ignored), each walking the
+    Mode.TRAIN) or one walk (BEST_RESPONSE, EVALUATE, CURRENT: one row, ignored), each walking the
     players in ``traversers`` in turn from the root, where they arrive with their ``weights``;
     returns the root values (see :mod:`.walk`) of the last walk, net of half the pot for
     Quantity.VALUE. ``mode``, ``quantity``: the values of a Mode and a Quantity member (see

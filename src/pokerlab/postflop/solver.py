@@ -124,6 +124,33 @@ class PostflopSolver:
         self._compat = tuple(self.compatible_reach(p, self.weights[1 - p]) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
 
+    def set_ranges(self, ranges: tuple[np.ndarray, np.ndarray]) -> None:
+        """Give both players new root weights ((1326,) each, (oop, ip)) and keep the state: the
+        next iterations continue from the same regrets and strategy sums. For a solve whose
+        ranges move while it runs (the solved endings' joint solve). The combos in range must stay
+        the same, and the weights must keep the suit symmetries the solver deals by."""
+        weights = []
+        used = np.unique(self._game.deals.iso_id)
+        for p, (r, hands) in enumerate(zip(ranges, self.hands)):
+            r = np.asarray(r, dtype=np.float64)
+            if r.shape != (1326,) or not np.array_equal(np.flatnonzero(r > 0), hands):
+                raise ValueError(f"set_ranges: player {p}'s range must weigh exactly the {hands.size} combos "
+                                 "the solver was built with")
+            w = np.ascontiguousarray(r[hands])
+            images = self._game.players[p].suit_images
+            if any(not np.array_equal(w[images[k]], w) for k in used):
+                raise ValueError(f"set_ranges: player {p}'s weights break a suit symmetry the solver deals by")
+            weights.append(w)
+        self.weights = tuple(weights)
+        self._compat = tuple(self.compatible_reach(p, self.weights[1 - p]) for p in range(2))
+        self.pair_mass = float(self.weights[0] @ self._compat[0])
+
+    def current_ev(self, player: int) -> np.ndarray:
+        """Per hand of ``player``: its value (share of the pot, chips, per unit of compatible
+        opponent weight) with both players on their current strategies."""
+        compat = self._compat[player]
+        return self.root_values(player, Mode.CURRENT) / np.where(compat > 0, compat, 1.0)
+
     @property
     def iso_card(self) -> np.ndarray:
         """(53, 52) representative card of each deal (see :func:`suit_isomorphism`)."""
@@ -145,7 +172,8 @@ class PostflopSolver:
 
     def root_values(self, player: int, mode: Mode = Mode.EVALUATE, quantity: Quantity = Quantity.VALUE) -> np.ndarray:
         """Per-hand root sums (see :mod:`.walk`) of ``quantity`` for ``player``: both players on
-        their average strategies (Mode.EVALUATE), or ``player`` best-responding (BEST_RESPONSE)."""
+        their average strategies (Mode.EVALUATE) or their current ones (CURRENT), or ``player``
+        best-responding to the other's average (BEST_RESPONSE)."""
         require_member(mode, Mode)
         require_member(quantity, Quantity)
         if mode == Mode.TRAIN:

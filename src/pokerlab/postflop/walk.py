@@ -44,6 +44,7 @@ class Mode(IntEnum):
     TRAIN = 0  # DCFR update of its regrets and strategy sum, both players on their current strategies
     BEST_RESPONSE = 1  # it takes its best action, the opponent plays its average strategy
     EVALUATE = 2  # both players play their average strategies
+    CURRENT = 3  # both players play their current strategies (regret matching): what TRAIN's next update sees
 
 
 class Quantity(IntEnum):
@@ -97,7 +98,7 @@ class PassBuffers(NamedTuple):
 
 
 def require_member(value, enum_class) -> None:
-    """Refuse ``value`` unless it is a member of ``enum_class``: the modes share the values 0 to 2."""
+    """Refuse ``value`` unless it is a member of ``enum_class``: modes and quantities share small integer values."""
     if not isinstance(value, enum_class):
         raise TypeError(f"expected a {enum_class.__name__} member, got {value!r}")
 
@@ -244,7 +245,7 @@ def walk(game, state, spec, start, buffers, workspace):
                 n_hands = n_own if player == traverser else n_opp
                 block = state_offset[node] + slot[d1 + 1, d2 + 1] * n_actions * n_hands
                 frame_block[level] = block
-                table = regrets[player] if mode == Mode.TRAIN else strategy_sums[player]
+                table = regrets[player] if mode == Mode.TRAIN or mode == Mode.CURRENT else strategy_sums[player]
                 regret_matching(table, block, n_actions, n_hands, strategy[level])
         else:  # a child has returned its values in values[level + 1]
             if k == DECISION:
