@@ -451,7 +451,7 @@ def _fit_workdir(tmp_path: Path, overlay: str) -> None:
     from pokerlab.equity_table import save_equity_table
 
     root = Path(__file__).resolve().parents[1]
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(root / name)
     (tmp_path / "over.yaml").write_text(overlay)
     save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",

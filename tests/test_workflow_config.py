@@ -81,7 +81,7 @@ def test_config_depths_must_name_themselves(changes, key):
 
 @pytest.mark.snakemake
 def test_a_workflow_with_such_a_depth_stops_before_any_job(tmp_path):
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t1000000\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}))
@@ -145,7 +145,7 @@ def test_schema_valid_values_that_would_fail_later_are_refused_with_their_key(ch
 @pytest.mark.snakemake
 def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
     """Reliability #6, through the workflow: the dry run names the key."""
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solve": {"checkpoints": [1200, 400]}}))
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "release", "--configfile", "c.yaml"],
@@ -171,7 +171,7 @@ def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(
     import os
     import time
 
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"equity": {"mode": "sampled", "samples": 100},
@@ -254,7 +254,8 @@ def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
 def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_path, monkeypatch, case):
     """Reliability round two, R15: these passed the load and failed inside the solve job."""
     overlay, files, message = FILE_CASES[case]
-    (tmp_path / "config").symlink_to(ROOT / "config")
+    for name in ("config", "src"):
+        (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)  # the workflow reads paths relative to its working directory
     config = _overlaid(tmp_path, overlay, files)
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -263,7 +264,7 @@ def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_pat
 
 def test_the_files_of_the_shipped_configs_pass():
     check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
-                                              "class_table": "config/postflop-class-table.tsv"}}))
+                                              "class_table": "src/pokerlab/data/postflop-class-table.tsv"}}))
     # a class table the fitting run has still to write is not there yet: the workflow makes it first
     check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
                                               "class_table": "results/fit/class_table.tsv"}}))
@@ -274,7 +275,7 @@ def test_bad_config_stops_the_workflow_at_load_and_keeps_existing_results(tmp_pa
     """R15: with these overlays `snakemake` passed the dry run, ran the solve job, which failed,
     and Snakemake deleted the spot's existing result.json and result.npz."""
     overlay, files, message = FILE_CASES[case]
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
@@ -370,7 +371,7 @@ def test_the_sheet_overrides_are_bounded_too(tmp_path, cell, message):
 
 def test_a_huge_fit_stops_the_dry_run_at_once(tmp_path):
     """R16: `fit: {boards: 5000}` planned 20,008 jobs (and `boards: 100000000` made the dry run hang)."""
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"fit": {**CONFIG["fit"], "boards": 5000}}))
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "results/fit/constants.json", "--configfile", "c.yaml"],
