@@ -59,13 +59,44 @@ def _config(**changes):
     return config
 
 
-def test_the_shipped_configs_pass():
-    check_config(CONFIG)
-    for name in ("quick.yaml", "ci-slurm.yaml"):
-        config = copy.deepcopy(CONFIG)
-        for section, value in yaml.safe_load((ROOT / "config" / name).read_text()).items():
-            config[section] = {**config.get(section, {}), **value} if isinstance(value, dict) else value
-        check_config(config)
+PRESETS = sorted(p.name for p in (ROOT / "config" / "presets").glob("*.yaml"))
+
+
+def _preset(name: str | None) -> dict:
+    """The default config with the preset ``name`` merged over it by Snakemake's own merge (nested
+    sections key by key, as ``--configfile`` does); None: the default alone."""
+    from snakemake.utils import update_config
+
+    config = copy.deepcopy(CONFIG)
+    if name is not None:
+        update_config(config, yaml.safe_load((ROOT / "config" / "presets" / name).read_text()))
+    return config
+
+
+def test_the_presets_are_the_ones_config_readme_describes():
+    assert {"quick.yaml", "ci-slurm.yaml", "fit-shipped.yaml", "postflop-model-v2.yaml"} <= set(PRESETS)
+    assert len(PRESETS) == 7
+
+
+@pytest.mark.parametrize("name", [None, *PRESETS])
+def test_every_preset_merged_over_the_default_passes_the_schema_and_the_checks(name):
+    """What the workflow does on load (Snakefile, common.smk): the merged config validated against
+    config/schema.yaml by Snakemake, then every file it names read by pokerlab.workflow_config."""
+    from snakemake.utils import validate
+
+    config = _preset(name)
+    validate(config, str(ROOT / "config" / "schema.yaml"))
+    assert _schema_problem(config) is None  # within every bound, no unknown key
+    check_config(config)
+    load_spots(config["sweep"]["spots"])
+
+
+def test_a_nested_preset_keeps_the_default_keys_it_does_not_name():
+    """postflop-model-v2.yaml names only solve.postflop.model and class_table: the merge keeps the
+    default's constants file (a one-level merge would drop it and fail the schema)."""
+    postflop = _preset("postflop-model-v2.yaml")["solve"]["postflop"]
+    assert postflop == {**CONFIG["solve"]["postflop"], "model": "v2",
+                        "class_table": "src/pokerlab/data/postflop-class-table.tsv"}
 
 
 @pytest.mark.parametrize("changes, key", [
@@ -158,7 +189,7 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
 def test_the_release_depends_on_the_verified_equity_table():
     """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",
-                          "config/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                          "config/presets/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
     assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"
@@ -328,21 +359,6 @@ def test_the_schema_bounds_every_count_and_the_bar(changes, where):
         config["hands"] = {"inputs": [], "generated": changes["hands.generated"]}
     problem = _schema_problem(config)
     assert problem is not None and problem.startswith(where + ":"), problem
-
-
-def _merged(base: dict, overlay: dict) -> dict:
-    """``overlay`` over ``base``, mappings merged key by key (as Snakemake merges --configfile)."""
-    out = copy.deepcopy(base)
-    for key, value in overlay.items():
-        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
-def test_the_shipped_configs_are_within_the_bounds():
-    for name in ("config.yaml", "quick.yaml", "ci-slurm.yaml", "fit-production.yaml", "fit-large.yaml", "model-v2.yaml",
-                 "hands-pluribus.yaml", "hands-pokerstars.yaml"):
-        config = _merged(CONFIG, yaml.safe_load((ROOT / "config" / name).read_text()))
-        assert _schema_problem(config) is None, name
 
 
 @pytest.mark.parametrize("changes, message", [
