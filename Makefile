@@ -1,7 +1,8 @@
 # Entry points, each doing all set-up on a fresh machine:
 #   make run    # the main job on the default config: the whole 512-spot sweep and its release
 #               # (snakemake --cores all --keep-going --rerun-incomplete all; rerun to resume)
-#   make quick  # the same chain on the eight small spots of config/spots-quick.tsv (config/quick.yaml), a few minutes
+#   make quick  # the same chain on the eight small spots of config/spots-quick.tsv
+#               # (config/presets/quick.yaml), a few minutes
 #   make test   # the test suite (it also builds the documentation site with mkdocs build --strict)
 #   make docs   # serve the documentation site on http://127.0.0.1:8000/
 # The virtualenv is (re)built whenever pyproject.toml changes.
@@ -30,7 +31,7 @@ run: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) $(SCHEDULING) --keep-going --rerun-incomplete all
 
 quick: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES) $(SCHEDULING) --keep-going --rerun-incomplete release --configfile config/quick.yaml
+	$(BIN)/snakemake --cores $(CORES) $(SCHEDULING) --keep-going --rerun-incomplete release --configfile config/presets/quick.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

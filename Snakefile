@@ -1,10 +1,12 @@
 # pokerlab: solved preflop No-Limit Hold'em charts, published with the evidence that they are solved.
 #
 #   snakemake --cores all all                        # the whole default run (the 512-spot sweep)
-#   snakemake --cores 2 release --configfile config/quick.yaml   # a few-minute sweep
+#   snakemake --cores 2 release --configfile config/presets/quick.yaml   # a few-minute sweep
 #   snakemake -n all                                 # list the DAG without running it
 #   snakemake --cores 2 results/equity/equity_169.npz
-#   snakemake --cores 2 results/fit/constants.json   # the postflop-constant fitting run (config: fit)
+#   snakemake --cores 2 results/fit/constants.json   # the fitting run's smoke test (config: fit)
+#
+# config/README.md says what each config file and preset is for.
 #
 # Logic lives in src/pokerlab; the rules below stay thin.
 

@@ -7,7 +7,7 @@ solver through increasing iteration counts, and prints at each count the exploit
 and the two measured quantities (:func:`pokerlab.fit.measure.build_measurements`), so one sees
 whether the fit's iteration budget biases them and by how much.
 
-    .venv/bin/python benchmarks/fit_accuracy.py --configfile config/fit-large.yaml \\
+    .venv/bin/python benchmarks/fit_accuracy.py --configfile config/presets/fit-shipped.yaml \\
         --jobs cash/6max/100bb/e0/b0 mtt/2max/20bb/e0/b0 --iterations 30 100 300
 
 Reads the plan tables (``results/fit/endings.tsv``, ``boards.tsv``) of the run; ``--configfile``
@@ -27,7 +27,7 @@ import yaml
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".", help="the workflow's directory (default: here)")
-    parser.add_argument("--configfile", default=None, help="the fit config the run used (e.g. config/fit-large.yaml)")
+    parser.add_argument("--configfile", default=None, help="the fit config the run used (e.g. config/presets/fit-shipped.yaml)")
     parser.add_argument("--jobs", nargs="+", required=True, help="job keys {format}/{n}max/{depth}bb/e{rank}/b{board}")
     parser.add_argument("--iterations", nargs="+", type=int, default=[30, 100, 300],
                         help="cumulative iteration counts at which to measure (default 30 100 300)")

@@ -7,7 +7,7 @@ the job's own count from its log (``job cpu_seconds``, user + system since the j
 the log has it; otherwise the benchmark file's, which samples the job every 30 s and so misses up
 to 30 s of each job's CPU (the total is then a lower bound, and says so).
 
-With ``--target-config`` it projects another fit config (e.g. the production one) from these
+With ``--target-config`` it projects another fit config (e.g. config/presets/fit-cluster-never-run.yaml) from these
 measurements: per solve, CPU = iterations x CPU per iteration, where
 
 * CPU per iteration is the measured one scaled by the ratio of the two bet trees' public node
@@ -19,7 +19,7 @@ It is an extrapolation from the measured solves' spots and ranges: a target conf
 wider ranges or deeper stacks costs more than it says. Everything assumed is printed.
 
     .venv/bin/python benchmarks/fit_estimate.py
-    .venv/bin/python benchmarks/fit_estimate.py --target-config config/fit-production.yaml
+    .venv/bin/python benchmarks/fit_estimate.py --target-config config/presets/fit-cluster-never-run.yaml
 """
 
 from __future__ import annotations

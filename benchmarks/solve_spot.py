@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/solve_spot.py                   # the default spot list
     .venv/bin/python benchmarks/solve_spot.py --spots cash/6max/100bb --skip-bar
     OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/solve_spot.py ...
-    .venv/bin/python benchmarks/solve_spot.py --spots cash/9max/200bb --sizing config/sizing-second-3bet.yaml
+    .venv/bin/python benchmarks/solve_spot.py --spots cash/9max/200bb --sizing src/pokerlab/data/sizing-second-3bet.yaml
 
 Each spot runs in a fresh subprocess (so peak RSS is its own). The equity table is
 ``results/equity/equity_169.npz`` when present, else a seeded 2,000-draw sampled table (speed
@@ -145,7 +145,7 @@ def main() -> None:
     parser.add_argument("--spots", nargs="*", default=DEFAULT_SPOTS, help="spots as format/NNmax/DEPTHbb")
     parser.add_argument("--iterations", type=int, default=30, help="iterations timed for s/iteration")
     parser.add_argument("--skip-bar", action="store_true", help="only time iterations, do not solve to the bar")
-    parser.add_argument("--sizing", help="sizing schedule (default config/sizing.yaml)")
+    parser.add_argument("--sizing", help="sizing schedule (default src/pokerlab/data/sizing.yaml)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -154,7 +154,7 @@ def main() -> None:
     bandwidth, product_rate = _copy_bandwidth(), _product_rate()
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s (read + write), table product {product_rate / 1e9:.1f} GFlop/s "
           "on its nonzero entries; machine shared with other work")
-    print(f"sizing: {args.sizing or 'config/sizing.yaml'}")
+    print(f"sizing: {args.sizing or 'src/pokerlab/data/sizing.yaml'}")
     print("ms/it and 'to bar' are wall-clock; 'cpu' columns are this process's CPU time (less sensitive to sharing)")
     print(f"{'spot':<22}{'nodes':>7}{'tree s':>7}{'ms/it':>8}{'cpu ms/it':>10}{'floor ms/it':>12}{'q nz':>6}{'expl s':>8}"
           f"{'to bar s':>9}{'cpu s':>7}{'its':>6}"

@@ -80,7 +80,7 @@ def sample_cpu(process: subprocess.Popen, interval: float = 0.1) -> tuple[float,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", default="config/quick.yaml", help="config merged over config/config.yaml")
+    parser.add_argument("--config", default="config/presets/quick.yaml", help="config merged over config/config.yaml")
     parser.add_argument("--target", default="release", help="Snakemake target (default: release)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--table", help="an existing equity_169.npz (and its .parquet beside it) to copy in")
@@ -89,7 +89,7 @@ def main() -> int:
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="pokerlab-sweep-"))
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (work / name).symlink_to(ROOT / name)
     if args.table:
         (work / "results/equity").mkdir(parents=True)

@@ -375,7 +375,7 @@ def test_the_workflow_solves_a_spot_with_its_table_and_refuses_one_of_other_sett
     from pokerlab.solved.settings import settings_sha256
 
     root = Path(__file__).resolve().parents[1]
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(root / name)
     save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
                       tmp_path / "results/equity/equity_169.parquet")
@@ -384,7 +384,7 @@ def test_the_workflow_solves_a_spot_with_its_table_and_refuses_one_of_other_sett
                                         "  postflop: {model: solved, solved_tables: tables}\n")
     spot = Spot("cash", 6, 10)  # a spot of its own job (not in sweep.batch_seats)
     table = random_corrections(build_tree(spot, SIZING), M, seed=3)
-    constants = json.loads((root / "config/postflop-constants.json").read_text())["constants"]
+    constants = json.loads((root / "src/pokerlab/data/postflop-constants.json").read_text())["constants"]
     base = asdict(PostflopModel(**{k: constants[k] for k in ("a", "b", "c2", "cap")}))
     target = "results/solves/cash/6max/10bb/result.json"
 

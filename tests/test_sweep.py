@@ -123,7 +123,7 @@ def tiny_workdir(path: Path) -> Path:
     """A working directory running this checkout's workflow on two small spots and a small
     sampled equity table (the release, not the equity cross-check)."""
     path.mkdir(parents=True)
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (path / name).symlink_to(ROOT / name)
     (path / "tiny.tsv").write_text(TINY_SPOTS)
     (path / "tiny.yaml").write_text(yaml.safe_dump({

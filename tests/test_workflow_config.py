@@ -59,13 +59,44 @@ def _config(**changes):
     return config
 
 
-def test_the_shipped_configs_pass():
-    check_config(CONFIG)
-    for name in ("quick.yaml", "ci-slurm.yaml"):
-        config = copy.deepcopy(CONFIG)
-        for section, value in yaml.safe_load((ROOT / "config" / name).read_text()).items():
-            config[section] = {**config.get(section, {}), **value} if isinstance(value, dict) else value
-        check_config(config)
+PRESETS = sorted(p.name for p in (ROOT / "config" / "presets").glob("*.yaml"))
+
+
+def _preset(name: str | None) -> dict:
+    """The default config with the preset ``name`` merged over it by Snakemake's own merge (nested
+    sections key by key, as ``--configfile`` does); None: the default alone."""
+    from snakemake.utils import update_config
+
+    config = copy.deepcopy(CONFIG)
+    if name is not None:
+        update_config(config, yaml.safe_load((ROOT / "config" / "presets" / name).read_text()))
+    return config
+
+
+def test_the_presets_are_the_ones_config_readme_describes():
+    assert {"quick.yaml", "ci-slurm.yaml", "fit-shipped.yaml", "postflop-model-v2.yaml"} <= set(PRESETS)
+    assert len(PRESETS) == 7
+
+
+@pytest.mark.parametrize("name", [None, *PRESETS])
+def test_every_preset_merged_over_the_default_passes_the_schema_and_the_checks(name):
+    """What the workflow does on load (Snakefile, common.smk): the merged config validated against
+    config/schema.yaml by Snakemake, then every file it names read by pokerlab.workflow_config."""
+    from snakemake.utils import validate
+
+    config = _preset(name)
+    validate(config, str(ROOT / "config" / "schema.yaml"))
+    assert _schema_problem(config) is None  # within every bound, no unknown key
+    check_config(config)
+    load_spots(config["sweep"]["spots"])
+
+
+def test_a_nested_preset_keeps_the_default_keys_it_does_not_name():
+    """postflop-model-v2.yaml names only solve.postflop.model and class_table: the merge keeps the
+    default's constants file (a one-level merge would drop it and fail the schema)."""
+    postflop = _preset("postflop-model-v2.yaml")["solve"]["postflop"]
+    assert postflop == {**CONFIG["solve"]["postflop"], "model": "v2",
+                        "class_table": "src/pokerlab/data/postflop-class-table.tsv"}
 
 
 @pytest.mark.parametrize("changes, key", [
@@ -81,7 +112,7 @@ def test_config_depths_must_name_themselves(changes, key):
 
 @pytest.mark.snakemake
 def test_a_workflow_with_such_a_depth_stops_before_any_job(tmp_path):
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t1000000\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"sweep": {"spots": "s.tsv"}, "solve": {"spots": []}}))
@@ -145,7 +176,7 @@ def test_schema_valid_values_that_would_fail_later_are_refused_with_their_key(ch
 @pytest.mark.snakemake
 def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
     """Reliability #6, through the workflow: the dry run names the key."""
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solve": {"checkpoints": [1200, 400]}}))
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "release", "--configfile", "c.yaml"],
@@ -158,7 +189,7 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
 def test_the_release_depends_on_the_verified_equity_table():
     """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",
-                          "config/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                          "config/presets/quick.yaml"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
     assert counts.get("equity_verify") == "1" and counts.get("manifest") == "1"
@@ -171,7 +202,7 @@ def test_a_corrupt_equity_table_stops_the_workflow_before_any_result_is_deleted(
     import os
     import time
 
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "s.tsv").write_text("format\tseats\tdepth\ncash\t2\t5\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"equity": {"mode": "sampled", "samples": 100},
@@ -254,7 +285,8 @@ def _overlaid(root: Path, overlay: dict, files: dict) -> dict:
 def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_path, monkeypatch, case):
     """Reliability round two, R15: these passed the load and failed inside the solve job."""
     overlay, files, message = FILE_CASES[case]
-    (tmp_path / "config").symlink_to(ROOT / "config")
+    for name in ("config", "src"):
+        (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)  # the workflow reads paths relative to its working directory
     config = _overlaid(tmp_path, overlay, files)
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -263,7 +295,7 @@ def test_a_bad_file_named_by_the_config_is_refused_with_its_key_and_path(tmp_pat
 
 def test_the_files_of_the_shipped_configs_pass():
     check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
-                                              "class_table": "config/postflop-class-table.tsv"}}))
+                                              "class_table": "src/pokerlab/data/postflop-class-table.tsv"}}))
     # a class table the fitting run has still to write is not there yet: the workflow makes it first
     check_config(_config(**{"solve.postflop": {**CONFIG["solve"]["postflop"], "model": "v2",
                                               "class_table": "results/fit/class_table.tsv"}}))
@@ -274,7 +306,7 @@ def test_bad_config_stops_the_workflow_at_load_and_keeps_existing_results(tmp_pa
     """R15: with these overlays `snakemake` passed the dry run, ran the solve job, which failed,
     and Snakemake deleted the spot's existing result.json and result.npz."""
     overlay, files, message = FILE_CASES[case]
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
@@ -329,21 +361,6 @@ def test_the_schema_bounds_every_count_and_the_bar(changes, where):
     assert problem is not None and problem.startswith(where + ":"), problem
 
 
-def _merged(base: dict, overlay: dict) -> dict:
-    """``overlay`` over ``base``, mappings merged key by key (as Snakemake merges --configfile)."""
-    out = copy.deepcopy(base)
-    for key, value in overlay.items():
-        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
-def test_the_shipped_configs_are_within_the_bounds():
-    for name in ("config.yaml", "quick.yaml", "ci-slurm.yaml", "fit-production.yaml", "fit-large.yaml", "model-v2.yaml",
-                 "hands-pluribus.yaml", "hands-pokerstars.yaml"):
-        config = _merged(CONFIG, yaml.safe_load((ROOT / "config" / name).read_text()))
-        assert _schema_problem(config) is None, name
-
-
 @pytest.mark.parametrize("changes, message", [
     ({"boards": 5000}, "fit: 20,004 postflop solves (2 spots x 2 endings x (5000 + 1) boards); at most 5,000"),
     ({"boards": 11_000, "heldout_boards": 100}, "fit.boards + fit.heldout_boards: 11100 boards per ending; at most 11050"),
@@ -370,7 +387,7 @@ def test_the_sheet_overrides_are_bounded_too(tmp_path, cell, message):
 
 def test_a_huge_fit_stops_the_dry_run_at_once(tmp_path):
     """R16: `fit: {boards: 5000}` planned 20,008 jobs (and `boards: 100000000` made the dry run hang)."""
-    for name in ("Snakefile", "workflow", "config"):
+    for name in ("Snakefile", "workflow", "config", "src"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "c.yaml").write_text(yaml.safe_dump({"fit": {**CONFIG["fit"], "boards": 5000}}))
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "results/fit/constants.json", "--configfile", "c.yaml"],

@@ -23,18 +23,18 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
+from pokerlab.data import data_path
 from pokerlab.io import read_yaml
 
 MAX_PLAYERS = 10
 """Largest number of players :func:`icm_equity` accepts (the subset DP holds 2^n floats)."""
 
-DEFAULT_PAYOUTS_PATH = Path(__file__).resolve().parents[2] / "config" / "payouts.yaml"
+DEFAULT_PAYOUTS_PATH = data_path("payouts.yaml")
 
 
 @njit(cache=True)
@@ -202,5 +202,5 @@ def parse_payouts(data: Any) -> dict[str, PayoutStructure]:
 
 
 def load_payouts(path: str | os.PathLike | None = None) -> dict[str, PayoutStructure]:
-    """Read and validate the payout structures (default: ``config/payouts.yaml`` of this checkout)."""
+    """Read and validate the payout structures (default: the shipped ``pokerlab/data/payouts.yaml``)."""
     return parse_payouts(read_yaml(path if path is not None else DEFAULT_PAYOUTS_PATH, "payouts file"))

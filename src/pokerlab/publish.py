@@ -19,7 +19,7 @@ the measurement history, model share and tier shares) and every decision node:
 
 Classes run in ``pokerlab.cards.CLASS_NAMES`` order (the 13x13 grid row-major, A..2). Nothing
 published holds a time or a host name: the same result gives the same bytes.
-JSON Schema: ``workflow/schemas/chart.schema.json``; :func:`validate_chart` checks it.
+JSON Schema: ``pokerlab/data/schemas/chart.schema.json``; :func:`validate_chart` checks it.
 
 An outcome row (:func:`spot_outcome`) is what the summary keeps of every attempted spot,
 shipped or rejected.
@@ -37,6 +37,7 @@ import numpy as np
 from pokerlab import __version__, encoding
 from pokerlab.cards import CLASS_NAMES
 from pokerlab.charts import CHART_SUFFIX
+from pokerlab.data import data_path
 from pokerlab.io import compact_json_bytes, gzip_bytes, sha256_file, write_bytes_atomic, write_json_atomic
 from pokerlab.preflop.result_file import read_result_matrices
 from pokerlab.preflop.spot import spot_name
@@ -44,7 +45,7 @@ from pokerlab.preflop.spot import spot_name
 # Light imports only (no solver, no pandas): the outcome and chart jobs run once per spot.
 
 CHART_FORMAT = "pokerlab-chart/1"
-DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "chart.schema.json"
+DEFAULT_SCHEMA = data_path("schemas/chart.schema.json")
 RAISES = ("R", "S", "A")
 """Actions that count as raising first in (a small-blind completion ``C`` is a limp, not an open)."""
 

@@ -87,7 +87,7 @@ def _solved_tables(folder: Any) -> None:
 
 def _files(config: dict[str, Any]) -> None:
     """Read every file the config names with the job's own reader."""
-    from pokerlab.icm import load_payouts
+    from pokerlab.icm import DEFAULT_PAYOUTS_PATH, load_payouts
     from pokerlab.preflop.class_edges import read_class_table
     from pokerlab.preflop.solve import SolveSettings
     from pokerlab.preflop.spot import load_sizing
@@ -95,7 +95,7 @@ def _files(config: dict[str, Any]) -> None:
     solve = config.get("solve", {})
     if "sizing" in solve:
         _read("solve.sizing", solve["sizing"], load_sizing)
-    _read("icm.payouts", config.get("icm", {}).get("payouts", "config/payouts.yaml"), load_payouts)
+    _read("icm.payouts", config.get("icm", {}).get("payouts", str(DEFAULT_PAYOUTS_PATH)), load_payouts)
     postflop = dict(solve.get("postflop", {}))
     table = postflop.pop("class_table", None)
     if table is not None and table not in WORKFLOW_OUTPUTS:

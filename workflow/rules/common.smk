@@ -2,6 +2,7 @@
 
 import json
 
+from pokerlab.icm import DEFAULT_PAYOUTS_PATH
 from pokerlab.preflop.spot import depth_label, parse_spot_name, spot_name
 from pokerlab.sweep import batched_tables, load_spots, sheet_overrides, solve_resources, solve_settings
 from pokerlab.workflow_config import check_config
@@ -14,6 +15,9 @@ SPOTS = load_spots(config["sweep"]["spots"])
 validate(SPOTS, "../schemas/spots.schema.yaml")
 SPOT_NAMES = [spot_name(*row[:3]) for row in SPOTS.itertuples(index=False)]
 OVERRIDES = sheet_overrides(SPOTS)
+
+# The ICM payout structures (icm.payouts; without it, the library's own default).
+PAYOUTS = config.get("icm", {}).get("payouts", str(DEFAULT_PAYOUTS_PATH))
 
 
 def config_digest_param(section):

@@ -35,7 +35,7 @@ rule fit_preflop:
     input:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
-        payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
+        payouts=PAYOUTS,
     output:  # the same names as rule solve_spot's: both run solve_spot.py (a list of spots per job)
         results=[f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.json"],
         arrays=f"{FIT_DIR}/preflop/{{format}}/{{seats}}max/{{depth}}bb/result.npz",

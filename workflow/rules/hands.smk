@@ -1,6 +1,6 @@
 # Hand histories: import, statistics, grading against the published charts, population vs
 # chart, exploit chart, and the push/fold backtest on generated short-stack hands; one report.
-#   snakemake --cores 2 results/hands/report.html --configfile config/hands-pluribus.yaml
+#   snakemake --cores 2 results/hands/report.html --configfile config/presets/hands-pluribus.yaml
 # Charts and the equity table are read if they exist, never built here (params, not inputs):
 # a missing chart leaves fewer graded decisions, with the reason in the report.
 

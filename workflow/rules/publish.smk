@@ -2,6 +2,7 @@
 # manifest (manifest.json + SHA256SUMS) over everything published.
 
 from pokerlab.io import sha256_file
+from pokerlab.publish import DEFAULT_SCHEMA as CHART_SCHEMA  # the JSON Schema the library ships
 
 PUBLISHED_DIRS = ["charts", "viewer", "report"]
 # What the release depends on, digested into the manifest: the config sections that feed it and
@@ -10,7 +11,7 @@ PUBLISHED_DIRS = ["charts", "viewer", "report"]
 RELEASE_CONFIG = {section: config[section] for section in ("equity", "solve", "sweep", "icm") if section in config}
 RELEASE_CONFIG["spots_sheet_sha256"] = sha256_file(config["sweep"]["spots"])
 RELEASE_CONFIG["sizing_sha256"] = sha256_file(config["solve"]["sizing"])
-RELEASE_CONFIG["payouts_sha256"] = sha256_file(config.get("icm", {}).get("payouts", "config/payouts.yaml"))
+RELEASE_CONFIG["payouts_sha256"] = sha256_file(PAYOUTS)
 if config["solve"]["postflop"].get("source") == "file":  # the committed constants file's content
     RELEASE_CONFIG["postflop_constants_sha256"] = sha256_file(config["solve"]["postflop"]["file"])
 
@@ -21,7 +22,7 @@ rule chart:
     input:
         result="results/solves/{format}/{seats}max/{depth}bb/result.json",
         arrays="results/solves/{format}/{seats}max/{depth}bb/result.npz",
-        schema=workflow.source_path("../schemas/chart.schema.json"),
+        schema=str(CHART_SCHEMA),
     output:
         chart="results/charts/{format}/{seats}max/{depth}bb.json.gz",
     threads: 1
@@ -46,7 +47,7 @@ rule publish_table:
     input:
         results=results_of_table,
         arrays=lambda wildcards: results_of_table(wildcards, "result.npz"),
-        schema=workflow.source_path("../schemas/chart.schema.json"),
+        schema=str(CHART_SCHEMA),
     output:
         listing="results/listings/{format}/{seats}max.json",
     params:

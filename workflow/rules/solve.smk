@@ -46,7 +46,7 @@ def solve_inputs():
     return dict(
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
-        payouts=config.get("icm", {}).get("payouts", "config/payouts.yaml"),
+        payouts=PAYOUTS,
         constants=postflop_constants_input(),
         class_table=postflop_class_table_input(),
     )

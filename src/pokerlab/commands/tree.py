@@ -13,7 +13,7 @@ def add_spot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", required=True, help="cash, mtt, icm_bubble or icm_final")
     parser.add_argument("--seats", required=True, type=int, help="table size, 2..9")
     parser.add_argument("--depth", required=True, type=float, help="every seat's stack, bb")
-    parser.add_argument("--sizing", default=None, help="sizing schedule YAML (default: config/sizing.yaml)")
+    parser.add_argument("--sizing", default=None, help="sizing schedule YAML (default: the shipped pokerlab/data/sizing.yaml)")
     parser.add_argument("--shove-or-fold", action="store_true", help="restrict every seat to fold or all-in")
 
 

@@ -18,8 +18,8 @@ from pokerlab.preflop.payoffs import PostflopModel
 from pokerlab.preflop.spot import Spot
 
 BACKENDS = ("builtin", "texassolver")
-# The most postflop solves one fitting run plans (the production run has 504): beyond it the
-# plan alone takes minutes and the run months.
+# The most postflop solves one fitting run plans (config/presets/fit-cluster-never-run.yaml has
+# 504): beyond it the plan alone takes minutes and the run months.
 MAX_SOLVES = 5000
 
 

@@ -309,7 +309,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
     kept (resumed from if it holds a state of this very solve). ``progress(iteration, figure)``
     is called every ``save_every`` iterations (figure None) and at each checkpoint. ``payouts``:
-    the ICM payout structures (default ``config/payouts.yaml``; chip formats ignore them).
+    the ICM payout structures (default ``pokerlab/data/payouts.yaml``; chip formats ignore them).
     """
     settings = settings or SolveSettings()
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
@@ -422,7 +422,7 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
                        shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None,
                        payouts_path: str | os.PathLike | None = None, keep_state: bool = True) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
-    default ``config/payouts.yaml``), solve ``spot`` and write ``result.json`` and its arrays
+    default ``pokerlab/data/payouts.yaml``), solve ``spot`` and write ``result.json`` and its arrays
     ``result.npz`` atomically (:func:`pokerlab.preflop.result_file.write_result`; the
     rule and the command line both come here). Inputs, and that the outputs can be written, are
     checked first.

@@ -174,7 +174,7 @@ def make_solver(tree: Tree, model: PostflopModel, win: np.ndarray, tie: np.ndarr
     """The solver for the format of ``tree.spot`` and a description of its payoffs for the result.
 
     ``cash`` and ``mtt`` are chip EV in bb; a format named like a payout structure
-    (``icm_bubble``, ``icm_final``: ``config/payouts.yaml`` unless ``payouts`` is given) is
+    (``icm_bubble``, ``icm_final``: ``pokerlab/data/payouts.yaml`` unless ``payouts`` is given) is
     valued by ICM in bb-equivalents (:mod:`pokerlab.preflop.payoffs_icm`). ``classes``: the class
     table of postflop model v2 (any format), ``aggressor`` the optional aggressor term and ``solved`` the
     solved-ending corrections (both chip formats only).

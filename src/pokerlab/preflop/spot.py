@@ -14,15 +14,15 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
+from pokerlab.data import data_path
 from pokerlab.io import read_yaml
 
 
 FORMATS: dict[str, float] = {"cash": 0.0, "mtt": 1.0, "icm_bubble": 1.0, "icm_final": 1.0}
 """Supported formats and the dead ante (bb) the big blind posts in each. ``mtt`` is chip EV;
-the ICM formats value chips by the payout structure of the same name (``config/payouts.yaml``)."""
+the ICM formats value chips by the payout structure of the same name (``pokerlab/data/payouts.yaml``)."""
 
 PLANNED_FORMATS: tuple[str, ...] = ()
 MIN_SEATS, MAX_SEATS = 2, 9
@@ -41,7 +41,7 @@ POSITIONS: dict[int, tuple[str, ...]] = {
 
 ALL_POSITIONS = frozenset(name for names in POSITIONS.values() for name in names)
 SIZING_FIELDS = ("raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller", "four_bet")
-DEFAULT_SIZING_PATH = Path(__file__).resolve().parents[3] / "config" / "sizing.yaml"
+DEFAULT_SIZING_PATH = data_path("sizing.yaml")
 
 
 _DEPTH_LABEL = re.compile(r"[0-9]+(\.[0-9]+)?")  # the workflow's {depth} wildcard
@@ -118,7 +118,7 @@ class Spot:
 
 @dataclass(frozen=True)
 class SizingBand:
-    """The sizing rows used at one depth band (see ``config/sizing.yaml`` for their meaning)."""
+    """The sizing rows used at one depth band (see ``pokerlab/data/sizing.yaml`` for their meaning)."""
 
     name: str
     up_to_depth: float
@@ -253,5 +253,5 @@ def parse_sizing(data: Any) -> Sizing:
 
 
 def load_sizing(path: str | os.PathLike | None = None) -> Sizing:
-    """Read and validate a sizing schedule (default: ``config/sizing.yaml`` of this checkout)."""
+    """Read and validate a sizing schedule (default: the shipped ``pokerlab/data/sizing.yaml``)."""
     return parse_sizing(read_yaml(path if path is not None else DEFAULT_SIZING_PATH, "sizing file"))

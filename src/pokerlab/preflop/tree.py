@@ -1,6 +1,6 @@
 """The preflop game tree under a fixed sizing schedule, and its flat-array form for the solver.
 
-Rules (see ``config/sizing.yaml`` for the sizes):
+Rules (see ``pokerlab/data/sizing.yaml`` for the sizes):
 
 * Blinds 0.5/1bb; seat 0 acts first (heads-up: the small blind). Every seat starts with the
   same ``spot.depth`` bb of live stack; in ``mtt`` the big blind also posts a dead ante.

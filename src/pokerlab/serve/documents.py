@@ -24,27 +24,27 @@ Postflop (:func:`postflop_documents`): one per decision of the solved tree's roo
 after a deal, the dealt card's id, joined by ``.`` (``root.bet_50.call``, ``root.check.check.Td.bet_50``);
 after a deal ``board`` includes the dealt cards and ``street`` is the new street.
 Preflop (:func:`preflop_document`): one per decision node of a published chart; what differs
-from the postflop contract, and why, is listed in ``workflow/schemas/node-document-preflop.schema.json``.
-JSON Schemas: ``workflow/schemas/node-document.schema.json`` and the preflop variant;
+from the postflop contract, and why, is listed in ``pokerlab/data/schemas/node-document-preflop.schema.json``.
+JSON Schemas: ``pokerlab/data/schemas/node-document.schema.json`` and the preflop variant;
 :func:`validate_document` checks either.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pokerlab import __version__
 from pokerlab.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, COMBO_IDS, card_str
+from pokerlab.data import data_path
 from pokerlab.encoding import decode, decode_scaled
 
 SCHEMA_VERSION = 1
 STRATEGY_DECIMALS = 7
 EV_DECIMALS = 5
-SCHEMA_DIR = Path(__file__).resolve().parents[3] / "workflow" / "schemas"
+SCHEMA_DIR = data_path("schemas/node-document.schema.json").parent
 POSTFLOP_SCHEMA = "node-document.schema.json"
 PREFLOP_SCHEMA = "node-document-preflop.schema.json"
 PREFLOP_KIND = {"F": "fold", "C": "call", "R": "raise", "S": "raise", "A": "allin"}  # S: a second raise size
