@@ -104,13 +104,14 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
 def fourmax_document(sol: FourMaxSolution) -> dict[str, Any]:
     """The JSON of a 4-max solve, keyed by information set (the action string before the seat)."""
     infosets = {}
+    shares = sol.shares
     for k, history in enumerate(INFOSETS):
         infosets[history] = {
             "seat": POSITIONS[len(history)],
             "label": describe(history),
             "action": "shove" if "A" not in history else "call",
             "reach": _fig(sol.reach[k]),
-            "share": _fig(cards.CLASS_PRIOR @ sol.strategy[k]),
+            "share": _fig(shares[k]),
             "frequency": _freq(sol.strategy[k]),
         }
     s = sol.settings
