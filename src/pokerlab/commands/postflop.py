@@ -139,25 +139,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _solve_to_pack(args: argparse.Namespace, spot, accuracy: float, max_iterations: int, progress):
     """Solve ``spot`` and write it as a one-spot pack into ``args.pack``; return the result record."""
-    import numba
-
-    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.postflop.solver import solve_spot_keeping
     from pokerlab.serve.pack import pack_spot, write_pack
 
-    available = numba.config.NUMBA_NUM_THREADS
-    if args.threads is not None and not 1 <= args.threads <= available:
-        raise ValueError(f"bad threads {args.threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
-    previous = numba.get_num_threads()
-    numba.set_num_threads(args.threads or previous)
-    try:
-        tier = args.pack_tier
-        lazy = (args.pack_later or ("lazy" if spot.street == 0 else "eager")) == "lazy"
-        solver = PostflopSolver(spot, max_memory_mb=args.max_memory_mb, isomorphism=tier == "root")
-        solver.solve(accuracy, max_iterations, progress=progress)
-        result = solver.result()
-        index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips, tier, lazy)], args.campaign)
-    finally:
-        numba.set_num_threads(previous)
+    tier = args.pack_tier
+    lazy = (args.pack_later or ("lazy" if spot.street == 0 else "eager")) == "lazy"
+    result, solver = solve_spot_keeping(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
+                                        isomorphism=tier == "root", threads=args.threads)
+    index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips, tier, lazy)], args.campaign)
     entry = index["spots"][0]
     print(f"pack {index['pack_sha256']} in {args.pack}: {entry['family_id']}, tier {index['tier']}, "
           f"{len(entry['nodes'])} node documents",
