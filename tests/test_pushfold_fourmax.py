@@ -113,3 +113,14 @@ def test_blind_battle_with_folding_co_and_btn_is_the_heads_up_game(equity_table)
     assert ev.exploitability_per_seat["SB"] == pytest.approx(hu.exploitability_per_seat["SB"], abs=1e-12)
     assert ev.exploitability_per_seat["BB"] == pytest.approx(hu.exploitability_per_seat["BB"], abs=1e-12)
     assert ev.seat_ev["SB"] == pytest.approx(hu.seat_ev["SB"], abs=1e-12)
+
+
+def test_the_command_lines_default_result_is_where_the_workflow_writes_it():
+    from pathlib import Path
+
+    from pokerlab.pushfold.io import fourmax_result_path
+
+    assert fourmax_result_path(8.0) == "results/pushfold/4max/8bb.json"
+    assert fourmax_result_path(12.5) == "results/pushfold/4max/12.5bb.json"
+    rules = (Path(__file__).parent.parent / "workflow" / "rules" / "pushfold.smk").read_text()
+    assert 'json="results/pushfold/4max/{depth}bb.json"' in rules

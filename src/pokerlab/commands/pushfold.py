@@ -54,7 +54,7 @@ def _run(args: argparse.Namespace) -> int:
     if game.seats == 2:
         return _headsup(args, game, io)
     settings = Settings(schedule=_schedule(args.schedule), final_samples=args.final_samples, seed=args.seed)
-    out = args.out or f"results/pushfold/4max/{game.depth_bb:g}bb.json"
+    out = args.out or io.fourmax_result_path(game.depth_bb)
 
     def progress(sweep: int, figure: float) -> None:
         print(f"\rsweep {sweep}/{settings.sweeps}  noisy exploitability {figure:.5f} bb", end="", file=sys.stderr, flush=True)

@@ -203,6 +203,11 @@ def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, 
                     reference=HRC_HEADSUP_SHARES if comparable else None)
 
 
+def fourmax_result_path(depth_bb: float) -> str:
+    """``results/pushfold/4max/{depth}bb.json``: where the workflow keeps a 4-max solve of ``depth_bb``."""
+    return f"results/pushfold/4max/{depth_bb:g}bb.json"
+
+
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
                   png_dir: str | os.PathLike | None = None, checkpoint: str | os.PathLike | None = None,
                   warm_path: str | os.PathLike | None = None, progress=None) -> FourMaxSolution:
