@@ -86,7 +86,7 @@ def _spot_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pokerlab.io import dumps_json
     from pokerlab.postflop.solver import solve_spot
-    from pokerlab.postflop.texassolver import read_texassolver_dump, read_texassolver_input, texassolver_result
+    from pokerlab.postflop.texassolver import read_texassolver_input, read_texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
     if args.pack and args.texassolver_dump:
@@ -113,11 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.pack:
         result = _solve_to_pack(args, spot, accuracy, max_iterations, progress)
     elif args.texassolver_dump:
-        dump = read_texassolver_dump(args.texassolver_dump)
-        try:
-            result = texassolver_result(dump, spot)
-        except ValueError as exc:
-            raise ValueError(f"{args.texassolver_dump}: {exc}") from None
+        result = read_texassolver_result(args.texassolver_dump, spot)
     else:
         result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
                             threads=args.threads)
