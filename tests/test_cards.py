@@ -86,6 +86,13 @@ def test_bad_cards_name_the_token(token, fragment):
 def test_bad_classes_name_the_token(token, fragment):
     with pytest.raises(ValueError, match=fragment):
         C.parse_class(token)
+    assert not C.is_class_name(token)
+
+
+def test_class_names_are_told_from_hands_and_ranges():
+    assert all(C.is_class_name(name) for name in C.CLASS_NAMES)
+    assert C.is_class_name("t9o") and C.is_class_name(" 22 ")
+    assert not any(C.is_class_name(text) for text in ("AhKh", "QQ+", "AK", "random", ""))
 
 
 def test_duplicate_cards_rejected():

@@ -18,6 +18,25 @@ def test_pair_indexing_covers_every_unordered_class_pair():
     assert len(set(zip(E.PAIR_HERO.tolist(), E.PAIR_VILLAIN.tolist()))) == 14365
 
 
+def test_class_pair_index_inverts_the_pair_arrays_in_either_order():
+    for pair in (0, 1, 168, 169, 5000, 14364):
+        a, b = int(E.PAIR_HERO[pair]), int(E.PAIR_VILLAIN[pair])
+        assert E.class_pair_index(a, b) == E.class_pair_index(b, a) == pair
+    assert [E.class_pair_index(int(a), int(b)) for a, b in zip(E.PAIR_HERO, E.PAIR_VILLAIN)] == list(range(14365))
+    with pytest.raises(ValueError, match="0..168"):
+        E.class_pair_index(0, 169)
+
+
+def test_sample_class_pair_is_the_tables_draws_seen_from_either_side():
+    aks, qq = C.parse_class("AKs"), C.parse_class("QQ")
+    counts = E.sample_pair_counts(3000, 5, [E.class_pair_index(aks, qq)])
+    low_side = (int(counts.wins[0]), int(counts.ties[0]), 3000)  # the table's pair is (low index, high index)
+    high_side = (int(counts.losses[0]), int(counts.ties[0]), 3000)
+    ask_low, ask_high = sorted(("AKs", "QQ"), key=C.parse_class)
+    assert E.sample_class_pair(ask_low, ask_high, 3000, 5) == low_side
+    assert E.sample_class_pair(ask_high, ask_low, 3000, 5) == high_side
+
+
 def test_aa_vs_kk_matches_the_published_exact_figures():
     # Published full-enumeration figures (e.g. PokerStove): AA wins 81.71%, ties 0.46%,
     # equity 81.95% against KK.

@@ -172,3 +172,14 @@ def test_population_against_known_chart(chart_root, hands):
     table = population_table(hands, ChartLibrary(chart_root), nodes="rfi", min_count=5, only=["s"])
     root = table[table["node"] == "(root)"].set_index("action")
     assert set(root["basis"]) == {"shares"} and (root["chart_freq"] == 0.25).all()
+
+
+def test_a_chart_library_must_be_a_folder(tmp_path):
+    from pokerlab.hands.grading import ChartLibrary, open_chart_library
+
+    library = open_chart_library(tmp_path)
+    assert isinstance(library, ChartLibrary) and library.get("cash", 6, 100) is None  # a missing chart is no error
+    (tmp_path / "file").write_text("")
+    for path in (tmp_path / "file", tmp_path / "nope"):
+        with pytest.raises(ValueError, match=rf"^--charts {path}: not a folder of charts"):
+            open_chart_library(path, "--charts")

@@ -341,3 +341,42 @@ def test_the_streamed_tables_are_the_tables_of_all_hands_at_once(tmp_path, monke
         frame.to_parquet(tmp_path / f"{name}-at-once.parquet", index=False)
         pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / f"{name}.parquet"),
                                       pd.read_parquet(tmp_path / f"{name}-at-once.parquet"))
+
+
+def test_importing_tables_directly_writes_them_only_when_some_hand_was_read(tmp_path, monkeypatch):
+    from pokerlab.hands import importer
+    from pokerlab.hands.tables import import_to_tables
+
+    for name, data in _samples(tmp_path).items():
+        (tmp_path / "in").mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_bytes(data)
+    monkeypatch.setattr(importer, "CHUNK_CHARS", 300)
+    result = import_to_tables([tmp_path / "in"], tmp_path / "out")
+    whole = import_paths([tmp_path / "in"])
+    assert result.hands == [] and result.report() == whole.report()  # the reports, not the hands, are kept
+    assert (tmp_path / "out" / "hands.parquet").is_file() and (tmp_path / "out" / "decisions.parquet").is_file()
+    assert import_to_tables([tmp_path / "in"], None).report() == whole.report()  # counting only
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "notes.txt").write_text("nothing to see\n")
+    with pytest.raises(ValueError, match="no hand read from"):
+        import_to_tables([tmp_path / "junk"], tmp_path / "out2")
+    assert not list((tmp_path / "out2").glob("*.parquet"))
+
+
+def test_the_import_report_adds_up_and_nothing_read_is_refused(tmp_path):
+    from pokerlab.hands.importer import import_hands
+
+    (tmp_path / "a.log").write_text(LINE + "\n" + LINE + "\n")  # the second copy is a duplicate
+    (tmp_path / "notes.txt").write_text("nothing to see\n")
+    report = import_hands([tmp_path]).report()
+    assert (report["read"], report["imported"], report["skipped"]) == (2, 1, 1)
+    assert sum(report["reasons"].values()) == report["skipped"]
+    assert [(f["path"], f["format"], f["read"]) for f in report["files"]] == [("a.log", "pluribus", 2), ("notes.txt", "unknown", 0)]
+    for k in range(5):
+        (tmp_path / "junk" / f"n{k}.txt").parent.mkdir(exist_ok=True)
+        (tmp_path / "junk" / f"n{k}.txt").write_text("no hand\n")
+    with pytest.raises(ValueError, match=r"5 file\(s\) in no format pokerlab reads \(n0.txt, n1.txt, n2.txt, \.\.\.\)"):
+        import_hands([tmp_path / "junk"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no hand-history file"):
+        import_hands([tmp_path / "empty"])

@@ -129,3 +129,20 @@ def test_deterministic_npz_bytes_do_not_depend_on_the_time(monkeypatch):
         assert {i.date_time for i in archive.infolist()} == {io.NPZ_MEMBER_DATE}
     with np.load(stdio.BytesIO(first)) as loaded:
         assert all(np.array_equal(loaded[k], v) and loaded[k].dtype == v.dtype for k, v in arrays.items())
+
+
+def test_a_frame_is_written_as_csv_or_parquet_by_its_suffix_or_as_asked(tmp_path):
+    import pandas as pd
+
+    from pokerlab.io import write_frame
+
+    frame = pd.DataFrame({"class": ["AA", "72o"], "ev_bb": [1.25, -0.5]})
+    write_frame(frame, tmp_path / "a.parquet")
+    write_frame(frame, tmp_path / "a.csv")
+    write_frame(frame, tmp_path / "b.parquet", "csv")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "a.parquet"), frame)
+    assert (tmp_path / "a.csv").read_text() == "class,ev_bb\nAA,1.25\n72o,-0.5\n"  # no index column
+    assert (tmp_path / "b.parquet").read_bytes() == (tmp_path / "a.csv").read_bytes()
+    with pytest.raises(ValueError, match="table kind 'xlsx'"):
+        write_frame(frame, tmp_path / "c.xlsx", "xlsx")
+    assert not (tmp_path / "c.xlsx").exists()

@@ -81,6 +81,19 @@ def test_dump_of_a_different_tree_is_rejected():
         texassolver_result(dump, spot)
 
 
+def test_a_dump_file_reads_out_as_its_result_or_names_the_file(tmp_path):
+    from pokerlab.postflop.texassolver import read_texassolver_result
+
+    spot = read_texassolver_input(DATA / "river_input.txt").spot
+    dump = json.loads((DATA / "texassolver_river_dump.json").read_text())
+    result = read_texassolver_result(DATA / "texassolver_river_dump.json", spot)
+    assert result.to_json() == texassolver_result(dump, spot).to_json()
+    dump["actions"] = ["CHECK", "BET 60.000000", "BET 200.000000"]
+    (tmp_path / "other.json").write_text(json.dumps(dump))
+    with pytest.raises(ValueError, match=r"^\S*other.json: .*tree settings differ"):
+        read_texassolver_result(tmp_path / "other.json", spot)
+
+
 @pytest.mark.parametrize(
     "text,message",
     [

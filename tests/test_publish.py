@@ -118,6 +118,19 @@ def test_schema_names_the_broken_field(shipped, mutate, fragment):
         validate_chart(doc, load_schema())
 
 
+def test_a_chart_file_is_loaded_only_when_schema_valid(shipped, tmp_path):
+    from pokerlab.publish import load_valid_chart
+
+    result, path = shipped
+    doc = json.loads(json.dumps(chart_document(result, sha256_file(path))))
+    (tmp_path / "good.json").write_text(json.dumps(doc))
+    assert load_valid_chart(tmp_path / "good.json") == doc
+    doc["solve"]["status"] = "rejected"
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"^chart .*bad.json: chart schema: .*solve/status"):
+        load_valid_chart(tmp_path / "bad.json")
+
+
 def test_chart_path():
     assert chart_path("cash", 6, 100.0) == "results/charts/cash/6max/100bb.json.gz"
     assert chart_path("mtt", 9, 12.5) == "results/charts/mtt/9max/12.5bb.json.gz"
@@ -153,6 +166,16 @@ def test_heatmap_cells_split_by_frequency(chart_doc):
         assert sum(w for _, w in cell) == pytest.approx(1.0)
         order = [a for a, _ in cell]
         assert order == [a for a in ("A", "R", "C", "F") if a in order]  # aggressive actions on the left
+
+
+def test_a_nodes_default_image_name_names_the_spot_and_the_node(chart_doc):
+    from pokerlab.charts import node_image_name
+
+    spot = chart_doc["spot"]
+    stem = f"{spot['format']}_{spot['seats']}max_{spot['depth_bb']:g}bb"
+    assert node_image_name(chart_doc, "") == f"{stem}_root.png"
+    assert node_image_name(chart_doc, "FR") == f"{stem}_FR.png"
+    assert node_image_name({"spot": {"format": "mtt", "seats": 9, "depth_bb": 12.5}}, "F") == "mtt_9max_12.5bb_F.png"
 
 
 def test_unknown_node_names_the_existing_ones(chart_doc, tmp_path, capsys):

@@ -3,6 +3,8 @@ exact accounting on two-handed profiles, determinism, checkpoint/resume, and a t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -77,6 +79,10 @@ def test_tiny_solve_is_deterministic_resumable_and_improves(equity_table, tmp_pa
     start = straight.history[0][2]  # the half-shove start, measured by the first sweep
     assert all(m["exploitability_bb"] < start / 4 for m in straight.measurements)
     assert np.isclose(straight.strategy[INFOSET_INDEX["ACC"], cards.parse_class("AA")], 1.0, atol=0.1)
+    # the share of deals going in weights a class by its combos: the 13 pairs are 78 of the 1,326
+    in_pairs_only = np.where(cards.CLASS_ROW == cards.CLASS_COL, 1.0, 0.0)
+    assert replace(straight, strategy=np.tile(in_pairs_only, (14, 1))).shares == pytest.approx(np.full(14, 78 / 1326))
+    assert np.all((0 <= straight.shares) & (straight.shares <= 1))
 
 
 def test_bad_input(equity_table):
@@ -107,3 +113,14 @@ def test_blind_battle_with_folding_co_and_btn_is_the_heads_up_game(equity_table)
     assert ev.exploitability_per_seat["SB"] == pytest.approx(hu.exploitability_per_seat["SB"], abs=1e-12)
     assert ev.exploitability_per_seat["BB"] == pytest.approx(hu.exploitability_per_seat["BB"], abs=1e-12)
     assert ev.seat_ev["SB"] == pytest.approx(hu.seat_ev["SB"], abs=1e-12)
+
+
+def test_the_command_lines_default_result_is_where_the_workflow_writes_it():
+    from pathlib import Path
+
+    from pokerlab.pushfold.io import fourmax_result_path
+
+    assert fourmax_result_path(8.0) == "results/pushfold/4max/8bb.json"
+    assert fourmax_result_path(12.5) == "results/pushfold/4max/12.5bb.json"
+    rules = (Path(__file__).parent.parent / "workflow" / "rules" / "pushfold.smk").read_text()
+    assert 'json="results/pushfold/4max/{depth}bb.json"' in rules

@@ -38,6 +38,27 @@ def test_strategies_are_thresholds_on_ev(eq):
     assert np.all(sol.sb_shove[clear_shove] > 1 - 1e-3) and np.all(sol.sb_shove[clear_fold] < 1e-3)
 
 
+def test_mixed_classes_are_those_strictly_between_pure_actions(eq):
+    from dataclasses import replace
+
+    sol = solve_headsup(PushFoldGame(2, 10, "none"), eq, tolerance_bb=1e-6)
+    shove, call = np.zeros(cards.N_CLASSES), np.ones(cards.N_CLASSES)
+    shove[[3, 40]] = 0.25, 1 - 1e-5  # 1 - 1e-5 is within the margin of a pure shove
+    call[7] = 0.5
+    made = replace(sol, sb_shove=shove, bb_call=call)
+    assert made.mixed_classes() == [("SB shove", 3, 0.25), ("BB call", 7, 0.5)]
+    assert made.mixed_classes(margin=1e-6) == [("SB shove", 3, 0.25), ("SB shove", 40, 1 - 1e-5), ("BB call", 7, 0.5)]
+    # an equilibrium mixes few classes: the indifferent ones at the edge of each range
+    assert len(sol.mixed_classes()) <= 6
+
+
+def test_threshold_grid_is_the_published_charts_half_big_blind_steps():
+    from pokerlab.pushfold.headsup import THRESHOLD_DEPTHS_BB
+
+    assert THRESHOLD_DEPTHS_BB[0] == 1.0 and THRESHOLD_DEPTHS_BB[-1] == 25.0 and len(THRESHOLD_DEPTHS_BB) == 49
+    assert np.all(np.diff(THRESHOLD_DEPTHS_BB) == 0.5)
+
+
 def test_depth_one_everyone_is_all_in(eq):
     # at 1bb the big blind is all-in already: calling costs nothing, so it always calls
     sol = solve_headsup(PushFoldGame(2, 1, "none"), eq, tolerance_bb=1e-6)

@@ -245,6 +245,41 @@ def test_dashboard_degrades_without_the_equity_table_and_grades_with_it(tmp_path
     assert "window.SESSIONS_DATA" in page and "/app/" not in page
 
 
+def test_proposals_from_a_data_folder_and_the_fields_a_chosen_one_fills_in(tmp_path, equity_table):
+    from pokerlab.sessions.cluster import PROPOSAL_FIELDS, proposal_fields
+    from pokerlab.sessions.dashboard import dashboard, propose_sessions
+
+    data = make_data_dir(tmp_path, equity_table.equity)
+    proposals = propose_sessions(data)
+    assert proposals == dashboard(data, grade=False)["proposals"]
+    # two evenings: 30 hands one minute apart, then 20 + 10 interleaved across both exports
+    assert [(p["hands"], p["exports"], p["logged"]) for p in proposals] == [(30, "table1.phhs", None),
+                                                                             (30, "table1.phhs;table2.phhs", None)]
+    fields = proposal_fields(proposals, 2)
+    assert set(fields) == set(PROPOSAL_FIELDS) and fields["start"] == "2026-03-03T21:00:00"
+    add_session(data, fields)
+    assert [p["logged"] for p in propose_sessions(data)] == [None, 1]
+    with pytest.raises(ValueError, match=r"^--proposal 2: overlaps logged session 1$"):
+        proposal_fields(propose_sessions(data), 2, "--proposal")
+    for number in (0, 3):
+        with pytest.raises(ValueError, match=rf"^proposal {number}: there are 2 proposals$"):
+            proposal_fields(proposals, number)
+
+
+def test_grading_the_exports_needs_the_equity_table_and_grades_each_export(tmp_path, equity_table):
+    from pokerlab.sessions.exports import grade_exports
+
+    results = tmp_path / "results"
+    data = make_data_dir(tmp_path, equity_table.equity, results)
+    with pytest.raises(ValueError, match=r"^equity table .*equity_169.npz: file not found"):
+        grade_exports(data)
+    assert not (data / "cache").exists() or not list((data / "cache").glob("*.json"))  # nothing read before the check
+    write_equity_table(equity_table, results / "equity" / "equity_169.npz")
+    summaries = grade_exports(data)
+    assert [(s["name"], s["imported"]) for s in summaries] == [("table1.phhs", 50), ("table2.phhs", 10)]
+    assert all(s["grade"]["rows"] for s in summaries)
+
+
 def test_cli_add_from_a_proposal_and_report(tmp_path, equity_table, capsys):
     eq = equity_table.win + equity_table.tie / 2
     data = make_data_dir(tmp_path, eq)

@@ -160,3 +160,12 @@ def test_the_saved_state_is_deflated_and_resumes(equity_table, tmp_path):
     seen: list[int] = []
     _solve(equity_table, (10, 25), 0.0, state=state, seen=seen)
     assert min(seen) > 10
+
+
+def test_the_command_lines_default_paths_are_the_workflows_layout():
+    from pokerlab.preflop.solve import default_result_path, state_path_beside
+    from pokerlab.preflop.spot import Spot
+
+    assert default_result_path(Spot("mtt", 6, 12.5)) == "results/solves/mtt/6max/12.5bb/result.json"
+    assert state_path_beside("results/solves/cash/2max/20bb/result.json") == "results/solves/cash/2max/20bb/solver_state.npz"
+    assert state_path_beside("result.json") == "./solver_state.npz"

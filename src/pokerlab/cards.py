@@ -173,6 +173,15 @@ def parse_class(token: str) -> int:
     return CLASS_INDEX[RANKS[hi] + RANKS[lo] + text[2].lower()]
 
 
+def is_class_name(token: str) -> bool:
+    """Whether ``token`` names a preflop class (:func:`parse_class` accepts it)."""
+    try:
+        parse_class(token)
+    except ValueError:
+        return False
+    return True
+
+
 def class_name(index: int) -> str:
     """Name of class ``index`` (0..168)."""
     return CLASS_NAMES[index]

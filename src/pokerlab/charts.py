@@ -87,6 +87,12 @@ def _cell_segments(freqs: dict[str, np.ndarray]) -> list[list[tuple[str, float]]
     return [[(a, float(w)) for a, w in zip(actions, row) if w > 0] for row in widths]
 
 
+def node_image_name(doc: dict[str, Any], node_id: str) -> str:
+    """The default file name of a node's heatmap: ``{format}_{n}max_{depth}bb_{node or root}.png``."""
+    spot = doc["spot"]
+    return f"{spot['format']}_{spot['seats']}max_{spot['depth_bb']:g}bb_{node_id or 'root'}.png"
+
+
 def draw_node(doc: dict[str, Any], node_id: str, out_path: str | os.PathLike) -> Path:
     """Draw the heatmap of ``node_id`` to ``out_path`` (``.png`` or ``.svg``); return the path."""
     import matplotlib

@@ -36,7 +36,7 @@ from numba import get_num_threads, njit, prange
 from pokerlab import cards as C
 from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.equity_table import (N_CLASS_PAIRS, PAIR_HERO, PAIR_VILLAIN, EquityTable, PairCounts,  # noqa: F401
-                                   load_equity_table, save_equity_table)
+                                   class_pair_index, load_equity_table, save_equity_table)
 from pokerlab.rng import below_pair, stream_state
 
 BOARDS_PER_COMBO_PAIR = math.comb(48, 5)  # 1,712,304
@@ -146,6 +146,19 @@ def sample_pair_counts(samples: int, seed: int, pair_ids: np.ndarray | None = No
                                   _CLASS_COMBO_CARDS, _CLASS_COMBO_COUNT, CARD_BITS)
     wins, ties = wt[:, 0].copy(), wt[:, 1].copy()
     return PairCounts(wins, ties, int(samples) - wins - ties)
+
+
+def sample_class_pair(hero: str | int, villain: str | int, samples: int, seed: int) -> tuple[int, int, int]:
+    """Sampled (wins, ties, deals) of class ``hero`` vs class ``villain``, counted from hero's side:
+    the table's own ``samples`` draws of the unordered pair (:func:`sample_pair_counts`), so the
+    figures are those of the table sampled with the same seed."""
+    a = C.parse_class(hero) if isinstance(hero, str) else int(hero)
+    b = C.parse_class(villain) if isinstance(villain, str) else int(villain)
+    counts = sample_pair_counts(samples, seed, [class_pair_index(a, b)])
+    wins, ties, deals = int(counts.wins[0]), int(counts.ties[0]), int(counts.samples[0])
+    if a > b:  # the table samples (low index, high index): hero is the villain there
+        wins = deals - wins - ties
+    return wins, ties, deals
 
 
 def sampled_equity_table(samples: int, seed: int) -> EquityTable:

@@ -18,6 +18,15 @@ PAIR_HERO, PAIR_VILLAIN = (a.astype(np.int64) for a in np.triu_indices(C.N_CLASS
 N_CLASS_PAIRS = PAIR_HERO.size  # 14,365
 
 
+def class_pair_index(hero: int, villain: int) -> int:
+    """Index in ``PAIR_HERO``/``PAIR_VILLAIN`` (the row-major upper triangle, diagonal included)
+    of the unordered pair of class indices {``hero``, ``villain``}; ``ValueError`` outside 0..168."""
+    lo, hi = sorted((int(hero), int(villain)))
+    if not 0 <= lo <= hi < C.N_CLASSES:
+        raise ValueError(f"class indices {hero!r}, {villain!r}: expected 0..{C.N_CLASSES - 1}")
+    return lo * C.N_CLASSES - lo * (lo - 1) // 2 + (hi - lo)  # rows 0..lo-1 hold N, N-1, ... pairs
+
+
 # --- the table object and its files -------------------------------------------------------
 
 

@@ -78,6 +78,19 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
+def write_frame(frame: Any, path: str | os.PathLike, kind: str | None = None) -> None:
+    """Write a pandas DataFrame to ``path`` atomically, without its index: ``kind`` ``"csv"`` or
+    ``"parquet"`` (None: Parquet for a ``.parquet`` suffix, CSV otherwise)."""
+    kind = kind or ("parquet" if Path(path).suffix == ".parquet" else "csv")
+    if kind not in ("csv", "parquet"):
+        raise ValueError(f"table kind {kind!r}: expected 'csv' or 'parquet'")
+    with atomic_path(path) as tmp:
+        if kind == "parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+
+
 def dumps_json(obj: Any) -> str:
     """Canonical JSON text: sorted keys, two-space indent, trailing newline (byte-reproducible)."""
     return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=True, allow_nan=False) + "\n"

@@ -130,6 +130,19 @@ def validate_chart(doc: dict[str, Any], schema: dict[str, Any] | None = None) ->
         raise ValueError(f"chart schema: {problem}")
 
 
+def load_valid_chart(path: str | os.PathLike) -> dict[str, Any]:
+    """A chart file read (:func:`pokerlab.charts.load_chart`) and checked against the schema
+    (:func:`validate_chart`); ``ValueError`` ``chart {path}: chart schema: ...`` naming the file."""
+    from pokerlab.charts import load_chart
+
+    doc = load_chart(path)
+    try:
+        validate_chart(doc)
+    except ValueError as exc:
+        raise ValueError(f"chart {path}: {exc}") from None
+    return doc
+
+
 def rfi_shares(result: dict[str, Any]) -> dict[str, float]:
     """Raise-first-in share per seat: at the node where every earlier seat folded, the share of
     the seat's deals that raise or go all-in (shares of deals, combo weighted). Empty when the

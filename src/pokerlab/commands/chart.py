@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pokerlab.charts import draw_node, find_node, load_chart
+from pokerlab.charts import draw_node, find_node, node_image_name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,19 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from pokerlab.commands import check_outputs
-
-    from pokerlab.publish import validate_chart
+    from pokerlab.publish import load_valid_chart
 
     check_outputs(out=args.out)
-    doc = load_chart(args.chart)
-    try:
-        validate_chart(doc)
-    except ValueError as exc:
-        raise ValueError(f"chart {args.chart}: {exc}") from None
+    doc = load_valid_chart(args.chart)
     node = find_node(doc, args.node)
-    spot = doc["spot"]
-    out = args.out or f"{spot['format']}_{spot['seats']}max_{spot['depth_bb']:g}bb_{args.node or 'root'}.png"
-    path = draw_node(doc, args.node, Path(out))
+    path = draw_node(doc, args.node, Path(args.out or node_image_name(doc, args.node)))
     shares = ", ".join(f"{a} {100 * node['shares'][a]:.1f}%" for a in node["actions"])
     print(f"node {args.node or '(root)'} ({node['actor']} to act, reach {100 * node['reach']:.2f}%): {shares}")
     print(f"wrote {path}")

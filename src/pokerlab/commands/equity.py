@@ -34,16 +34,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _is_class(text: str) -> bool:
-    from pokerlab.cards import parse_class
-
-    try:
-        parse_class(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -55,12 +45,14 @@ def _positive_int(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pokerlab.cards import is_class_name
+
     if len(args.players) < 2:
         raise ValueError("players: give a hero and at least one opponent")
     if args.samples is not None and args.method == "exact":
         raise ValueError(f"--samples {args.samples} and --method exact: the exact method enumerates every deal; "
                          "drop one of them")
-    if len(args.players) == 2 and not args.board and not args.dead and all(map(_is_class, args.players)):
+    if len(args.players) == 2 and not args.board and not args.dead and all(map(is_class_name, args.players)):
         return _class_vs_class(args.players[0], args.players[1], args)
     from pokerlab.ranges.equity import format_equity, multiway_equity
 
@@ -75,8 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _class_vs_class(hero: str, villain: str, args: argparse.Namespace) -> int:
-    import numpy as np
-
     from pokerlab import cards as C
     from pokerlab import equity as E
 
@@ -85,12 +75,7 @@ def _class_vs_class(hero: str, villain: str, args: argparse.Namespace) -> int:
         wins, ties, deals = E.exact_class_pair(a, b)
         how = f"exact, {deals:,} deals"
     else:
-        lo, hi = min(a, b), max(a, b)
-        pair = int(np.flatnonzero((E.PAIR_HERO == lo) & (E.PAIR_VILLAIN == hi))[0])
-        counts = E.sample_pair_counts(args.samples, args.seed, [pair])
-        wins, ties, deals = int(counts.wins[0]), int(counts.ties[0]), int(counts.samples[0])
-        if a > b:  # the table samples (low index, high index); flip to the asked orientation
-            wins = deals - wins - ties
+        wins, ties, deals = E.sample_class_pair(a, b, args.samples, args.seed)
         how = f"sampled, {deals:,} deals, seed {args.seed}"
     print(f"{C.CLASS_NAMES[a]} vs {C.CLASS_NAMES[b]} ({how})")
     print(f"  win  {100 * wins / deals:8.4f}%")
@@ -98,4 +83,3 @@ def _class_vs_class(hero: str, villain: str, args: argparse.Namespace) -> int:
     print(f"  loss {100 * (deals - wins - ties) / deals:8.4f}%")
     print(f"  equity (win + tie/2) {100 * (wins + ties / 2) / deals:8.4f}%")
     return 0
-

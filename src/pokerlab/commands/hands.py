@@ -103,54 +103,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _load(paths):
-    from pokerlab.hands.importer import import_paths
+    from pokerlab.hands.importer import import_hands
 
-    return _something_read(import_paths(paths), paths)
-
-
-def _something_read(result, paths):
-    """``result``, unless no hand at all was read from ``paths``."""
-    if result.read == 0:
-        unknown = [f.path for f in result.files if f.format == "unknown"]
-        raise ValueError(f"no hand read from {' '.join(map(str, paths))}: "
-                         + (f"{len(unknown)} file(s) in no format pokerlab reads ({', '.join(unknown[:3])}"
-                            f"{', ...' if len(unknown) > 3 else ''}); " if unknown else "no hand-history file; ")
-                         + "expected PokerStars text, PHH or Pluribus logs (UTF-8 or UTF-16)")
-    return result
+    return import_hands(paths)
 
 
 def _charts(folder: str):
-    """The chart library of --charts, which must be a folder (a missing chart is reported, a
-    missing folder is a mistake)."""
-    from pathlib import Path
+    from pokerlab.hands.grading import open_chart_library
 
-    from pokerlab.hands.grading import ChartLibrary
-
-    if not Path(folder).is_dir():
-        raise ValueError(f"--charts {folder}: not a folder of charts (results/charts of a run)")
-    return ChartLibrary(folder)
+    return open_chart_library(folder, "--charts")
 
 
 def _import(args) -> int:
     """Streams: the files are read a batch of hands at a time, written as they come."""
-    import contextlib
-    from pathlib import Path
-
-    from pokerlab.hands.importer import ImportResult, import_batches
-    from pokerlab.hands.tables import TableWriter
+    from pokerlab.hands.tables import import_to_tables
 
     check_output_folder("out", args.out, "hands.parquet")
-    files: list = []
-    with contextlib.ExitStack() as stack:
-        tables = stack.enter_context(TableWriter(Path(args.out) / "hands.parquet", Path(args.out) / "decisions.parquet")) \
-            if args.out else None
-        for batch in import_batches(args.paths, files):
-            if tables is not None:
-                tables.write(batch)
-        result = _something_read(ImportResult([], files), args.paths)  # before the tables are kept
+    result = import_to_tables(args.paths, args.out)
     if args.json:
-        print(json.dumps({"read": result.read, "imported": result.imported, "skipped": len(result.skipped),
-                          "reasons": result.skip_reasons(), "files": [f.as_dict() for f in result.files]}, indent=1))
+        print(json.dumps(result.report(), indent=1))
         return 0
     for f in result.files:
         print(f"{f.path}: {f.format}, read {f.read}, imported {f.imported}, skipped {len(f.skipped)}")
@@ -214,15 +185,9 @@ def _grade(args) -> int:
     graded, skips = grade_hands(result.hands, library, players=args.player or None)
     summary = grading_summary(graded, skips, top=args.top)
     if args.out:
-        from pathlib import Path
+        from pokerlab.io import write_frame
 
-        from pokerlab.io import atomic_path
-
-        with atomic_path(args.out) as tmp:
-            if Path(args.out).suffix == ".parquet":
-                graded.to_parquet(tmp, index=False)
-            else:
-                graded.to_csv(tmp, index=False)
+        write_frame(graded, args.out)
     if args.json:
         print(json.dumps(summary, indent=1, sort_keys=True))
     else:
@@ -251,10 +216,9 @@ def _backtest(args) -> int:
     result = _load(args.paths)
     report = backtest(result.hands, args.table, fees=args.fees, players=args.player or None)
     if args.csv:
-        from pokerlab.io import atomic_path
+        from pokerlab.io import write_frame
 
-        with atomic_path(args.csv) as tmp:
-            report["rows"].to_csv(tmp, index=False)
+        write_frame(report["rows"], args.csv, "csv")
     if args.json:
         print(json.dumps({k: v for k, v in report.items() if k != "rows"}, indent=1, sort_keys=True))
     else:
@@ -272,8 +236,7 @@ def _chart_key(text: str) -> tuple[str, int, float]:
 
 
 def _exploit(args) -> int:
-    from pokerlab.cards import CLASS_NAMES
-    from pokerlab.hands.exploit import default_node, draw_exploit, exploit_chart
+    from pokerlab.hands.exploit import draw_exploit, exploit_chart, exploit_summary
 
     check_outputs(png=args.png)
     key = _chart_key(args.chart)
@@ -282,15 +245,9 @@ def _exploit(args) -> int:
     br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,
                        exclude=args.exclude, shrink=args.shrink)
     chart = library.get(*key)
-    node = args.node if args.node is not None else default_node(chart, args.seat)
-    if node not in br["strategy"]:
-        raise ValueError(f"--node {node!r}: not a decision of {args.seat} in {chart.name}")
+    summary = exploit_summary(chart, br, args.node, "--node")
     if args.png:
-        draw_exploit(chart, br, node, args.png)
-    summary = {k: br[k] for k in ("chart", "seat", "gain_bb", "value_chart_bb", "value_best_response_bb", "pool_decisions", "shrink")}
-    entry = br["strategy"][node]
-    summary["node"] = node
-    summary["best_response"] = {cls: entry["actions"][int(b)] for cls, b in zip(CLASS_NAMES, entry["best"])}
+        draw_exploit(chart, br, summary["node"], args.png)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -300,21 +257,14 @@ def _exploit(args) -> int:
 
 
 def _pushfold_exploit(args) -> int:
-    import numpy as np
-
-    from pokerlab.cards import CLASS_PRIOR
     from pokerlab.equity_table import load_equity_table
     from pokerlab.hands import exploit
 
     check_outputs(png=args.png)
-    table = load_equity_table(args.table)
-    eq = table.win + table.tie / 2
+    eq = load_equity_table(args.table).equity
     hands = _load(args.paths).hands
     if args.seats == 2:
-        from pokerlab.hands.backtest import backtest
-
-        rows = backtest(hands, eq, fees=args.fees)["rows"]
-        out = exploit.pushfold_exploit(rows, eq, args.depth, args.ante, args.fees, args.shrink)
+        out = exploit.headsup_pool_exploit(hands, eq, args.depth, args.ante, args.fees, args.shrink)
         print(f"heads-up {args.depth:g}bb (ante {args.ante:g}): pool decisions SB {out['pool_sb_decisions']}, BB "
               f"{out['pool_bb_decisions']}; best response gains SB {out['sb']['gain_bb']:+.4f}, BB {out['bb']['gain_bb']:+.4f} "
               "bb per hand over the solver's strategy")
@@ -325,21 +275,16 @@ def _pushfold_exploit(args) -> int:
         return 0
     if not args.seat or not args.strategy:
         raise ValueError("4-max: --seat and --strategy (a solved 4-max JSON) are required")
-    from pokerlab.pushfold.io import load_fourmax_strategy
-
-    chart = load_fourmax_strategy(args.strategy)
-    got_in, seen = exploit.fourmax_pool_counts(hands, args.depth)
-    out = exploit.fourmax_exploit(chart, got_in, seen, args.seat, eq, args.depth, args.fees, args.ante,
-                                  args.samples, args.seed, args.shrink)
+    out = exploit.fourmax_pool_exploit(hands, args.strategy, args.seat, eq, args.depth, args.fees, args.ante,
+                                       args.samples, args.seed, args.shrink)
     print(f"4-max {args.depth:g}bb {args.seat}: {out['pool_decisions']} pool decisions; best response gains "
           f"{out['gain_bb']:+.4f} bb per hand over the strategy ({args.samples} draws per estimate, seed {args.seed})")
     for h, e in out["sets"].items():
-        share = float(CLASS_PRIOR @ e["exploit"]), float(CLASS_PRIOR @ e["chart"])
-        print(f"  set {h or '(open)'}: goes in with {100 * share[0]:.1f}% of deals (strategy {100 * share[1]:.1f}%), "
+        print(f"  set {h or '(open)'}: goes in with {100 * e['exploit_share']:.1f}% of deals (strategy {100 * e['chart_share']:.1f}%), "
               f"gain {e['gain_bb']:+.4f} bb")
     if args.png:
         first = next(iter(out["sets"]))
-        exploit.draw_grids(np.asarray(out["sets"][first]["chart"]), out["sets"][first]["exploit"],
+        exploit.draw_grids(out["sets"][first]["chart"], out["sets"][first]["exploit"],
                            ("solved 4-max strategy", "exploit"), f"4-max {args.depth:g}bb {args.seat} set {first or '(open)'}: "
                            f"gain {out['gain_bb']:+.4f} bb per hand", args.png)
     return 0

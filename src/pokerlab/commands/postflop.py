@@ -86,7 +86,7 @@ def _spot_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pokerlab.io import dumps_json
     from pokerlab.postflop.solver import solve_spot
-    from pokerlab.postflop.texassolver import read_texassolver_dump, read_texassolver_input, texassolver_result
+    from pokerlab.postflop.texassolver import read_texassolver_input, read_texassolver_result
 
     accuracy, max_iterations = 0.05, 2000
     if args.pack and args.texassolver_dump:
@@ -113,11 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.pack:
         result = _solve_to_pack(args, spot, accuracy, max_iterations, progress)
     elif args.texassolver_dump:
-        dump = read_texassolver_dump(args.texassolver_dump)
-        try:
-            result = texassolver_result(dump, spot)
-        except ValueError as exc:
-            raise ValueError(f"{args.texassolver_dump}: {exc}") from None
+        result = read_texassolver_result(args.texassolver_dump, spot)
     else:
         result = solve_spot(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
                             threads=args.threads)
@@ -139,25 +135,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _solve_to_pack(args: argparse.Namespace, spot, accuracy: float, max_iterations: int, progress):
     """Solve ``spot`` and write it as a one-spot pack into ``args.pack``; return the result record."""
-    import numba
-
-    from pokerlab.postflop.solver import PostflopSolver
+    from pokerlab.postflop.solver import solve_spot_keeping
     from pokerlab.serve.pack import pack_spot, write_pack
 
-    available = numba.config.NUMBA_NUM_THREADS
-    if args.threads is not None and not 1 <= args.threads <= available:
-        raise ValueError(f"bad threads {args.threads!r}: expected 1 to {available} (NUMBA_NUM_THREADS)")
-    previous = numba.get_num_threads()
-    numba.set_num_threads(args.threads or previous)
-    try:
-        tier = args.pack_tier
-        lazy = (args.pack_later or ("lazy" if spot.street == 0 else "eager")) == "lazy"
-        solver = PostflopSolver(spot, max_memory_mb=args.max_memory_mb, isomorphism=tier == "root")
-        solver.solve(accuracy, max_iterations, progress=progress)
-        result = solver.result()
-        index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips, tier, lazy)], args.campaign)
-    finally:
-        numba.set_num_threads(previous)
+    tier = args.pack_tier
+    lazy = (args.pack_later or ("lazy" if spot.street == 0 else "eager")) == "lazy"
+    result, solver = solve_spot_keeping(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
+                                        isomorphism=tier == "root", threads=args.threads)
+    index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips, tier, lazy)], args.campaign)
     entry = index["spots"][0]
     print(f"pack {index['pack_sha256']} in {args.pack}: {entry['family_id']}, tier {index['tier']}, "
           f"{len(entry['nodes'])} node documents",

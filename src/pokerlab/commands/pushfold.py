@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
 from pokerlab import cards
 from pokerlab.pushfold.fees import FEE_PRESETS, PushFoldGame
 from pokerlab.pushfold.fourmax import INFOSETS, Settings, describe
@@ -56,7 +54,7 @@ def _run(args: argparse.Namespace) -> int:
     if game.seats == 2:
         return _headsup(args, game, io)
     settings = Settings(schedule=_schedule(args.schedule), final_samples=args.final_samples, seed=args.seed)
-    out = args.out or f"results/pushfold/4max/{game.depth_bb:g}bb.json"
+    out = args.out or io.fourmax_result_path(game.depth_bb)
 
     def progress(sweep: int, figure: float) -> None:
         print(f"\rsweep {sweep}/{settings.sweeps}  noisy exploitability {figure:.5f} bb", end="", file=sys.stderr, flush=True)
@@ -66,7 +64,7 @@ def _run(args: argparse.Namespace) -> int:
     print(file=sys.stderr)
     print(f"4-max {game.depth_bb:g}bb, fees {game.fees.name}: {out}")
     for k, history in enumerate(INFOSETS):
-        print(f"  {history or '-':<4} {describe(history):<36} {100 * cards.CLASS_PRIOR @ sol.strategy[k]:6.2f}%  reach {sol.reach[k]:.4f}")
+        print(f"  {history or '-':<4} {describe(history):<36} {100 * sol.shares[k]:6.2f}%  reach {sol.reach[k]:.4f}")
     for m in sol.measurements:
         print(f"  exploitability at {m['samples']} samples per estimate: {m['exploitability_bb']:.5f} bb "
               f"({', '.join(f'{s} {v:.5f}' for s, v in m['per_seat'].items())})")
@@ -75,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _headsup(args: argparse.Namespace, game: PushFoldGame, io) -> int:
     from pokerlab.equity import load_equity_table
-    from pokerlab.pushfold.headsup import depth_thresholds, solve_headsup
+    from pokerlab.pushfold.headsup import THRESHOLD_DEPTHS_BB, depth_thresholds, solve_headsup
 
     classes = [cards.parse_class(c) for c in args.thresholds.split(",") if c.strip()]
     table = load_equity_table(args.table)
@@ -89,15 +87,13 @@ def _headsup(args: argparse.Namespace, game: PushFoldGame, io) -> int:
           f"(SB {sol.exploitability_per_seat['SB']:.3g}, BB {sol.exploitability_per_seat['BB']:.3g})")
     print(f"  EV per hand: SB {sol.seat_ev['SB']:+.5f} bb, BB {sol.seat_ev['BB']:+.5f} bb; "
           f"folds: SB {sol.sb_fold_ev:+.4f}, BB {sol.bb_fold_ev:+.4f}")
-    mixed = [(cards.CLASS_NAMES[c], seat, x[c]) for seat, x in (("SB shove", sol.sb_shove), ("BB call", sol.bb_call))
-             for c in range(cards.N_CLASSES) if 1e-4 < x[c] < 1 - 1e-4]
-    for name, seat, x in mixed:
-        print(f"  mixed: {seat} {name} {100 * x:.2f}%")
+    for seat, c, x in sol.mixed_classes():
+        print(f"  mixed: {seat} {cards.CLASS_NAMES[c]} {100 * x:.2f}%")
     if classes:
-        grid = np.arange(1.0, 25.01, 0.5)
-        thr = depth_thresholds(table.equity, game.fees, grid, game.ante_bb, args.tolerance)
+        thr = depth_thresholds(table.equity, game.fees, THRESHOLD_DEPTHS_BB, game.ante_bb, args.tolerance)
+
         def depth(value: float) -> str:  # the grid's last depth means "at least that deep"
-            return f"{value:g}bb" + ("+" if value == grid[-1] else "")
+            return f"{value:g}bb" + ("+" if value == THRESHOLD_DEPTHS_BB[-1] else "")
 
         for c in classes:
             here = f"SB {100 * sol.sb_shove[c]:.1f}% / BB {100 * sol.bb_call[c]:.1f}% at {game.depth_bb:g}bb"

@@ -49,28 +49,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _proposals(args):
-    from pokerlab.sessions.cluster import cluster, hero_hands, mark_logged, unique_hands
-    from pokerlab.sessions.exports import Settings, scan
-    from pokerlab.sessions.ledger import read_ledger
+    from pokerlab.sessions.dashboard import propose_sessions
 
-    settings = Settings.load(args.data, getattr(args, "results", None))
-    summaries, _ = unique_hands(scan(args.data, settings, grade=False))
-    hands, _ = hero_hands(summaries, settings.hero, settings.chip_value)
-    return mark_logged(cluster(hands, settings.gap_minutes), read_ledger(args.data).sessions)
+    return propose_sessions(args.data, getattr(args, "results", None))
 
 
 def _add(args) -> int:
+    from pokerlab.sessions.cluster import proposal_fields
     from pokerlab.sessions.ledger import FIELDS, LedgerError, add_session
 
     values: dict = {}
     if args.proposal is not None:
-        proposals = _proposals(args)
-        if not 1 <= args.proposal <= len(proposals):
-            raise ValueError(f"--proposal {args.proposal}: there are {len(proposals)} proposals")
-        p = proposals[args.proposal - 1]
-        if p["logged"]:
-            raise ValueError(f"--proposal {args.proposal}: overlaps logged session {p['logged']}")
-        values = {k: p[k] for k in ("start", "end", "hands", "stakes", "hh_net", "exports")}
+        values = proposal_fields(_proposals(args), args.proposal, "--proposal")
     for name in FIELDS:
         v = getattr(args, name, None)
         if v is not None:
@@ -128,15 +118,9 @@ def _report(args) -> int:
 
 
 def _grade(args) -> int:
-    from pathlib import Path
+    from pokerlab.sessions.exports import grade_exports
 
-    from pokerlab.sessions.exports import Settings, scan
-
-    settings = Settings.load(args.data, args.results)
-    if not Path(settings.equity_table).is_file():
-        raise ValueError(f"equity table {settings.equity_table}: file not found (snakemake --cores 2 "
-                         "results/equity/equity_169.npz, or set equity_table in settings.json)")
-    for s in scan(args.data, settings, grade=True):
+    for s in grade_exports(args.data, args.results):
         rows = s["grade"]["rows"] if s.get("grade") else []
         print(f"{s['name']}: {s['imported']}/{s['read']} hands imported, {len(rows)} push/fold decisions graded")
     return 0

@@ -7,7 +7,7 @@ import sys
 
 from pokerlab.commands.tree import add_spot_arguments, spot_from_args
 from pokerlab.preflop.payoffs import PostflopModel
-from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file
+from pokerlab.preflop.solve import SolveSettings, default_result_path, solve_spot_to_file, state_path_beside
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,8 +47,8 @@ class _ProgressBar:
 def _run(args: argparse.Namespace) -> int:
     spot = spot_from_args(args)
     settings = SolveSettings(postflop=PostflopModel(), checkpoints=tuple(args.checkpoints), bar_coefficient=args.bar_coefficient)
-    out = args.out or f"results/solves/{spot.name}/result.json"
-    state = args.state or f"{out.rsplit('/', 1)[0] if '/' in out else '.'}/solver_state.npz"
+    out = args.out or default_result_path(spot)
+    state = args.state or state_path_beside(out)
     progress = _ProgressBar(settings.checkpoints[-1], settings.bar_bb(spot.seats))
     result = solve_spot_to_file(spot, args.table, args.sizing, settings, out, state_path=state,
                                 shove_or_fold=args.shove_or_fold, progress=progress)

@@ -86,8 +86,7 @@ def backtest(hands: list[Hand], eq, fees: str = "none", players=None, top: int =
     if not isinstance(eq, np.ndarray):
         from pokerlab.equity_table import load_equity_table
 
-        table = load_equity_table(eq)
-        eq = table.win + table.tie / 2
+        eq = load_equity_table(eq).equity
     sols = Solutions(eq, fees)
     rows, skips = [], {}
     for hand in hands:

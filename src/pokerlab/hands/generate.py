@@ -75,8 +75,7 @@ def generate_hands(count: int, seed: int, eq, ante_share: float = 0.5, noise: fl
     if not isinstance(eq, np.ndarray):
         from pokerlab.equity_table import load_equity_table
 
-        table = load_equity_table(eq)
-        eq = table.win + table.tie / 2
+        eq = load_equity_table(eq).equity
     strength = class_strength(eq)
     rng = np.random.default_rng(seed)
     hands = []

@@ -141,6 +141,14 @@ class ChartLibrary:
         return chart, info
 
 
+def open_chart_library(folder: str | os.PathLike, what: str = "charts folder") -> ChartLibrary:
+    """The charts under ``folder``, which must be a folder: a missing chart is reported where it
+    is looked for, a missing folder is a mistake (``ValueError`` naming ``what``, e.g. an option)."""
+    if not Path(folder).is_dir():
+        raise ValueError(f"{what} {folder}: not a folder of charts (results/charts of a run)")
+    return ChartLibrary(folder)
+
+
 def map_raise(chart_node: ChartNode, to_bb: float, allin: bool, stack: float) -> str:
     """``R`` or ``A`` for a raise to ``to_bb`` at a node (see the module docstring)."""
     if allin or chart_node.raise_to is None:

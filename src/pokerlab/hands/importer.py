@@ -76,6 +76,12 @@ class ImportResult:
             out[key] = out.get(key, 0) + 1
         return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
+    def report(self) -> dict:
+        """The import report: hands read, imported and skipped, skips by reason, and each file's
+        :meth:`FileReport.as_dict`."""
+        return {"read": self.read, "imported": self.imported, "skipped": len(self.skipped),
+                "reasons": self.skip_reasons(), "files": [f.as_dict() for f in self.files]}
+
 
 def detect_format(text: str) -> str | None:
     head = text.lstrip("\ufeff \n\r\t")[:4000]
@@ -260,3 +266,20 @@ def import_paths(paths) -> ImportResult:
     files: list[FileReport] = []
     hands = [h for batch in import_batches(paths, files) for h in batch]
     return ImportResult(hands, files)
+
+
+def check_read(result: ImportResult, paths) -> ImportResult:
+    """``result``, unless not one hand was read from ``paths``: then ``ValueError`` naming the
+    files in no format pokerlab reads (or saying there was no hand-history file)."""
+    if result.read == 0:
+        unknown = [f.path for f in result.files if f.format == "unknown"]
+        raise ValueError(f"no hand read from {' '.join(map(str, paths))}: "
+                         + (f"{len(unknown)} file(s) in no format pokerlab reads ({', '.join(unknown[:3])}"
+                            f"{', ...' if len(unknown) > 3 else ''}); " if unknown else "no hand-history file; ")
+                         + "expected PokerStars text, PHH or Pluribus logs (UTF-8 or UTF-16)")
+    return result
+
+
+def import_hands(paths) -> ImportResult:
+    """:func:`import_paths`, refusing ``paths`` from which no hand at all was read (:func:`check_read`)."""
+    return check_read(import_paths(paths), paths)

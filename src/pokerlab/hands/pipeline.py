@@ -12,7 +12,7 @@ import glob
 import json
 from pathlib import Path
 
-from pokerlab.io import atomic_path, write_json_atomic
+from pokerlab.io import atomic_path, write_frame, write_json_atomic
 from pokerlab.preflop.spot import parse_spot_name
 
 
@@ -39,9 +39,7 @@ def run_import(inputs, hands_path, decisions_path, report_path, site: str = "aut
     result = _hands(inputs)
     write_tables(result.hands, hands_path, decisions_path)
     unexpected = [f.path for f in result.files if site not in ("auto", f.format)]
-    write_json_atomic(report_path, {"read": result.read, "imported": result.imported, "skipped": len(result.skipped),
-                                    "reasons": result.skip_reasons(), "unexpected_format": unexpected,
-                                    "files": [f.as_dict() for f in result.files]})
+    write_json_atomic(report_path, {**result.report(), "unexpected_format": unexpected})  # keys sorted on writing
 
 
 def run_stats(inputs, out_path, decay: float = 1.0) -> None:
@@ -54,8 +52,7 @@ def run_grade(inputs, charts, csv_path, summary_path) -> None:
     from pokerlab.hands.grading import ChartLibrary, grade_hands, grading_summary
 
     graded, skipped = grade_hands(_hands(inputs).hands, ChartLibrary(charts))
-    with atomic_path(csv_path) as tmp:
-        graded.to_csv(tmp, index=False)
+    write_frame(graded, csv_path, "csv")
     write_json_atomic(summary_path, grading_summary(graded, skipped, top=8))
 
 
@@ -65,8 +62,7 @@ def run_population(inputs, charts, csv_path, min_count: int, exclude=()) -> None
 
     table = population_table(_hands(inputs).hands, ChartLibrary(charts), nodes="all", min_count=min_count,
                              exclude=[e for e in exclude if e])
-    with atomic_path(csv_path) as tmp:
-        table.to_csv(tmp, index=False)
+    write_frame(table, csv_path, "csv")
 
 
 def run_exploit(inputs, charts, table_path, seat: str, hero: str, json_path, png_path) -> None:
@@ -137,9 +133,7 @@ def run_backtest(inputs, table_path, fees: str, json_path, csv_path, players=Non
     from pokerlab.hands.backtest import backtest
 
     report = backtest(_hands(inputs).hands, table_path, fees=fees, players=players)
-    rows = report.pop("rows")
-    with atomic_path(csv_path) as tmp:
-        rows.to_csv(tmp, index=False)
+    write_frame(report.pop("rows"), csv_path, "csv")
     write_json_atomic(json_path, report)
 
 

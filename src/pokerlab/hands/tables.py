@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import TYPE_CHECKING
 
 from pokerlab.hands.model import STREETS, Hand
+
+if TYPE_CHECKING:
+    from pokerlab.hands.importer import ImportResult
 
 
 def chart_letter(kind: str, allin: bool) -> str:
@@ -141,3 +145,22 @@ def write_tables(hands: list[Hand], hands_path: str | os.PathLike, decisions_pat
     """Both tables as Parquet (written atomically)."""
     with TableWriter(hands_path, decisions_path) as tables:
         tables.write(hands)
+
+
+def import_to_tables(paths, out_dir: str | os.PathLike | None) -> "ImportResult":
+    """Import ``paths`` a batch of hands at a time into ``out_dir``/``hands.parquet`` and
+    ``decisions.parquet`` (None: import and count only). The tables appear only if some hand was
+    read (:func:`pokerlab.hands.importer.check_read`); the result holds the file reports, not the
+    hands, so memory stays bounded by a batch."""
+    from pathlib import Path
+
+    from pokerlab.hands.importer import ImportResult, check_read, import_batches
+
+    files: list = []
+    with contextlib.ExitStack() as stack:
+        tables = (stack.enter_context(TableWriter(Path(out_dir) / "hands.parquet", Path(out_dir) / "decisions.parquet"))
+                  if out_dir is not None else None)
+        for batch in import_batches(paths, files):
+            if tables is not None:
+                tables.write(batch)
+        return check_read(ImportResult([], files), paths)  # before the tables are kept

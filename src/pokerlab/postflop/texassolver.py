@@ -232,6 +232,16 @@ def texassolver_result(dump: dict, spot: PostflopSpot, iterations: int = 0, seco
     return result
 
 
+def read_texassolver_result(path: str | Path, spot: PostflopSpot) -> PostflopResult:
+    """:func:`texassolver_result` of the ``dump_result`` file ``path`` (:func:`read_texassolver_dump`);
+    a dump that does not fit ``spot`` is a ``ValueError`` naming the file."""
+    dump = read_texassolver_dump(path)
+    try:
+        return texassolver_result(dump, spot)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
 def _class_notation(weights: np.ndarray, player: str) -> str:
     """A 1,326-vector as TexasSolver's class list (``AKs:0.25,...``); combos of a class must
     carry one weight (board-blocked combos, zero in a spot, are ignored)."""

@@ -412,6 +412,20 @@ def read_solve_timing(log_path: str | os.PathLike) -> tuple[float, float]:
     return (float(found[-1][0]), float(found[-1][1])) if found else (float("nan"), float("nan"))
 
 
+STATE_NAME = "solver_state.npz"
+"""The solver state's file name, beside the spot's ``result.json``."""
+
+
+def default_result_path(spot: Spot) -> str:
+    """``results/solves/{format}/{n}max/{depth}bb/result.json``: where the workflow keeps a spot's result."""
+    return f"results/solves/{spot.name}/result.json"
+
+
+def state_path_beside(result_path: str) -> str:
+    """The solver state in the folder of ``result_path`` (``./solver_state.npz`` for a bare file name)."""
+    return f"{result_path.rsplit('/', 1)[0] if '/' in result_path else '.'}/{STATE_NAME}"
+
+
 def _removed_marker(state_path: Path) -> Path:
     """The note left where a shipped spot's state was removed (``solver_state.npz.removed``)."""
     return state_path.with_name(state_path.name + ".removed")

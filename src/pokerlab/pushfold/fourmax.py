@@ -305,6 +305,11 @@ class FourMaxSolution:
     seat_ev: dict[str, float]
     history: list
 
+    @property
+    def shares(self) -> np.ndarray:
+        """(14,) share of the seat's deals that go in at each information set (combo weighted)."""
+        return np.array([cards.CLASS_PRIOR @ row for row in self.strategy])
+
 
 def sweep(four: FourMaxGame, state: FourMaxState, settings: Settings) -> float:
     """One damped best-response sweep in place; returns the exploitability measured with the

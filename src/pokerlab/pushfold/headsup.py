@@ -39,6 +39,11 @@ from numba import njit
 from pokerlab import cards
 from pokerlab.pushfold.fees import PushFoldGame
 
+MIXED_MARGIN = 1e-4
+"""A frequency within this of 0 or 1 counts as a pure action (:meth:`HeadsUpSolution.mixed_classes`)."""
+THRESHOLD_DEPTHS_BB = np.arange(1.0, 25.01, 0.5)
+"""The depth grid of the published Nash push/fold charts, bb: 1 to 25 by 0.5 (:func:`depth_thresholds`)."""
+
 
 @dataclass(frozen=True)
 class HeadsUpPayoffs:
@@ -98,6 +103,12 @@ class HeadsUpSolution:
         bb_facing = float(p @ (self.bb_call * self.bb_call_ev + (1 - self.bb_call) * self.bb_fold_ev))
         _, walk = self.game.terminal_coefficients(())
         return {"SB": sb, "BB": (1 - q_shove) * float(walk[1]) + q_shove * bb_facing}
+
+    def mixed_classes(self, margin: float = MIXED_MARGIN) -> list[tuple[str, int, float]]:
+        """The classes played mixed, as (``"SB shove"`` or ``"BB call"``, class index, frequency):
+        frequency strictly between ``margin`` and ``1 - margin``; the SB's in class order, then the BB's."""
+        return [(seat, c, float(x[c])) for seat, x in (("SB shove", self.sb_shove), ("BB call", self.bb_call))
+                for c in range(cards.N_CLASSES) if margin < x[c] < 1 - margin]
 
 
 def evaluate_profile(pay: HeadsUpPayoffs, eq: np.ndarray, prior: np.ndarray, shove: np.ndarray, call: np.ndarray):

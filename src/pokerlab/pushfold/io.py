@@ -104,13 +104,14 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
 def fourmax_document(sol: FourMaxSolution) -> dict[str, Any]:
     """The JSON of a 4-max solve, keyed by information set (the action string before the seat)."""
     infosets = {}
+    shares = sol.shares
     for k, history in enumerate(INFOSETS):
         infosets[history] = {
             "seat": POSITIONS[len(history)],
             "label": describe(history),
             "action": "shove" if "A" not in history else "call",
             "reach": _fig(sol.reach[k]),
-            "share": _fig(cards.CLASS_PRIOR @ sol.strategy[k]),
+            "share": _fig(shares[k]),
             "frequency": _freq(sol.strategy[k]),
         }
     s = sol.settings
@@ -200,6 +201,11 @@ def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, 
                     {"sb_shove": table["class_sb_shove_share"].tolist(), "bb_call": table["class_bb_call_share"].tolist()},
                     "Heads-up push/fold: with and without card removal", png_path,
                     reference=HRC_HEADSUP_SHARES if comparable else None)
+
+
+def fourmax_result_path(depth_bb: float) -> str:
+    """``results/pushfold/4max/{depth}bb.json``: where the workflow keeps a 4-max solve of ``depth_bb``."""
+    return f"results/pushfold/4max/{depth_bb:g}bb.json"
 
 
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,

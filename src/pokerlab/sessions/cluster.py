@@ -98,6 +98,21 @@ def mark_logged(proposals: list[dict], sessions) -> list[dict]:
     return out
 
 
+PROPOSAL_FIELDS = ("start", "end", "hands", "stakes", "hh_net", "exports")
+"""The ledger fields a proposal fills in; the money figures beside them are typed."""
+
+
+def proposal_fields(proposals: list[dict], number: int, what: str = "proposal") -> dict:
+    """The :data:`PROPOSAL_FIELDS` of proposal ``number`` (1-based, as listed) for a new ledger
+    row; ``ValueError`` naming ``what`` if there is no such proposal or it overlaps a logged session."""
+    if not 1 <= number <= len(proposals):
+        raise ValueError(f"{what} {number}: there are {len(proposals)} proposals")
+    chosen = proposals[number - 1]
+    if chosen["logged"]:
+        raise ValueError(f"{what} {number}: overlaps logged session {chosen['logged']}")
+    return {k: chosen[k] for k in PROPOSAL_FIELDS}
+
+
 def hands_in(hands: list[dict], start: datetime, end: datetime) -> list[dict]:
     """The hero hands a logged session covers (its start and end included)."""
     return [h for h in hands if start <= h["time"] <= end]

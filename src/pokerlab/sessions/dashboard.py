@@ -107,6 +107,16 @@ def dashboard(data_dir: str | os.PathLike, results_dir: str | os.PathLike | None
             "population": population, "untimed_hands": untimed, "duplicate_hands": duplicates}
 
 
+def propose_sessions(data_dir: str | os.PathLike, results_dir: str | os.PathLike | None = None) -> list[dict]:
+    """The sessions proposed from the exports of ``data_dir`` (scanned without grading, each hand
+    once, the hero's hands clustered by the settings' gap), each marked ``logged`` if it overlaps
+    a session of the ledger; the proposals :func:`dashboard` shows."""
+    settings = Settings.load(data_dir, results_dir)
+    summaries, _ = unique_hands(scan(data_dir, settings, grade=False))
+    hands, _ = hero_hands(summaries, settings.hero, settings.chip_value)
+    return mark_logged(cluster(hands, settings.gap_minutes), read_ledger(data_dir).sessions)
+
+
 def format_report(d: dict) -> str:
     cur = d["settings"]["currency"]
     m = lambda x: "-" if x is None else f"{cur}{x:,.2f}"  # noqa: E731

@@ -161,6 +161,16 @@ def grade_rows(hands, settings: Settings) -> list[dict]:
     return rows
 
 
+def grade_exports(data_dir, results_dir=None) -> list[dict]:
+    """Import and grade the new or changed exports of ``data_dir`` (:func:`scan` with grading);
+    ``ValueError`` first if the settings' equity table, which the push/fold grade needs, is missing."""
+    settings = Settings.load(data_dir, results_dir)
+    if not Path(settings.equity_table).is_file():
+        raise ValueError(f"equity table {settings.equity_table}: file not found (snakemake --cores 2 "
+                         "results/equity/equity_169.npz, or set equity_table in settings.json)")
+    return scan(data_dir, settings, grade=True)
+
+
 def scan(data_dir, settings: Settings, grade: bool = True) -> list[dict]:
     """The summary of every export (read from its cache; imported, and graded when ``grade``,
     if the cache is missing or stale). Returns the summaries in file-name order."""
