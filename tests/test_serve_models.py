@@ -42,37 +42,74 @@ def _model_names(annotation) -> set[str]:
     return {annotation.__name__} if isinstance(annotation, type) else {m.__name__ for m in annotation.__args__}
 
 
-def test_every_route_is_in_the_openapi_with_its_response_and_error_models(client):
+READ_API = {("GET", "/api/v1/sets"), ("GET", "/api/v1/charts/{format}/{table}/{depth}/nodes"),
+            ("GET", "/api/v1/charts/{format}/{table}/{depth}/nodes/{node_path}"),
+            ("GET", "/api/v1/packs/{pack}/spots/{family_id}/nodes"),
+            ("GET", "/api/v1/packs/{pack}/spots/{family_id}/nodes/{node_path}")}
+SESSIONS_API = {("GET", "/api/v1/sessions"), ("POST", "/api/v1/sessions"), ("POST", "/api/v1/sessions/exports"),
+                ("GET", "/api/v1/sessions/exports/progress")}
+NOT_DESCRIBED = {"/openapi.json", "/", "/app"}  # the description itself and the web app's files
+
+
+@pytest.fixture(scope="module")
+def sessions_client(served_release, equity_table, tmp_path_factory):
+    from sessions_fixtures import make_data_dir
+
+    tmp = tmp_path_factory.mktemp("sessions")
+    data = make_data_dir(tmp, equity_table.win + equity_table.tie / 2, served_release[0])
+    return TestClient(create_app(served_release[0], data), base_url="http://127.0.0.1:8765")
+
+
+@pytest.mark.parametrize("with_sessions", [False, True])
+def test_every_route_is_in_the_openapi_with_its_response_and_error_models(request, with_sessions):
+    client = request.getfixturevalue("sessions_client" if with_sessions else "client")
     spec = client.get("/openapi.json").json()
     assert spec == client.app.openapi() and spec["openapi"].startswith("3.1")
-    described = set()
+    described, hidden = set(), set()
     for route in client.app.routes:
-        if isinstance(route, Mount) or not getattr(route, "include_in_schema", True):
-            described.add(("not described", route.path))
+        if isinstance(route, Mount) or not route.include_in_schema:
+            hidden.add(route.path)
             continue
         assert isinstance(route, APIRoute) and route.response_model is not None, route.path
         (method,) = route.methods
-        operation = spec["paths"][route.path][method.lower()]
-        responses = operation["responses"]
-        assert _refs(responses["200"]["content"]["application/json"]["schema"]) == _model_names(route.response_model)
-        assert set(responses["200"]["headers"]) == {"ETag", "Cache-Control"} and "304" in responses
+        responses = spec["paths"][route.path][method.lower()]["responses"]
+        success = responses[str(route.status_code or 200)]
+        assert _refs(success["content"]["application/json"]["schema"]) == _model_names(route.response_model)
+        if (method, route.path) in READ_API:
+            assert set(success["headers"]) == {"ETag", "Cache-Control"} and "304" in responses
         for status, response in responses.items():
             if status[0] in "45":
                 assert _refs(response["content"]["application/json"]["schema"]) == {"ErrorBody"}, (route.path, status)
-        in_path = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
-        assert in_path == set(route.param_convertors), route.path
+        parameters = spec["paths"][route.path][method.lower()].get("parameters", [])
+        assert {p["name"] for p in parameters if p["in"] == "path"} == set(route.param_convertors), route.path
         described.add((method, route.path))
-    assert described == {("not described", "/openapi.json"), ("not described", "/"), ("not described", "/app"),
-                         ("GET", "/api/v1/sets"), ("GET", "/api/v1/charts/{format}/{table}/{depth}/nodes"),
-                         ("GET", "/api/v1/charts/{format}/{table}/{depth}/nodes/{node_path}"),
-                         ("GET", "/api/v1/packs/{pack}/spots/{family_id}/nodes"),
-                         ("GET", "/api/v1/packs/{pack}/spots/{family_id}/nodes/{node_path}")}
-    assert len(spec["paths"]) == 5  # nothing described that the app does not route
+    assert described == READ_API | (SESSIONS_API if with_sessions else set())
+    assert hidden == NOT_DESCRIBED | ({"/sessions"} if with_sessions else set())  # the dashboard's page
+    assert {(m.upper(), p) for p, ops in spec["paths"].items() for m in ops} == described  # nothing more
     assert not any("422" in op["responses"] for ops in spec["paths"].values() for op in ops.values())
     assert not {"HTTPValidationError", "ValidationError"} & set(spec["components"]["schemas"])
     assert client.get("/openapi.json").headers["cache-control"] == "no-cache"
     for path in ("/docs", "/redoc"):  # FastAPI's pages would load their scripts from a CDN
         assert client.get(path).status_code == 404
+
+
+def test_the_sessions_bodies_round_trip_through_their_models(sessions_client):
+    from pokerlab.sessions.web import LoggedSession, SessionsDashboard, UploadProgress
+
+    dashboard = sessions_client.get("/api/v1/sessions")
+    round_trips(SessionsDashboard, dashboard.content)
+    round_trips(UploadProgress, sessions_client.get("/api/v1/sessions/exports/progress").content)
+    p = dashboard.json()["proposals"][0]
+    logged = sessions_client.post("/api/v1/sessions", json={k: p[k] for k in ("start", "end", "hands", "stakes")})
+    assert logged.status_code == 201
+    round_trips(LoggedSession, logged.content)
+    for r in (sessions_client.post("/api/v1/sessions", json=[]),
+              sessions_client.post("/api/v1/sessions/exports?name=x.txt", content=b"x"),
+              TestClient(sessions_client.app, base_url="http://rebound.example").get("/api/v1/sessions")):
+        assert r.status_code in (400, 403)
+        round_trips(ErrorBody, r.content)
+    r = sessions_client.put("/api/v1/sessions")
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD, POST"
 
 
 def test_every_body_served_round_trips_through_its_model(client, served_release):

@@ -52,9 +52,11 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
 from pokerlab import __version__
@@ -407,10 +409,20 @@ class RelativeRedirects:
         await self.app(scope, receive, send_relative if scope["type"] == "http" else send)
 
 
+def allowed_methods(request: Request) -> set[str]:
+    """The methods the routes at the request's path take (a path may have a GET and a POST route),
+    with ``HEAD`` wherever ``GET`` is (:class:`HeadAsGet`)."""
+    methods = set()
+    for route in request.app.router.routes:
+        if isinstance(route, APIRoute) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods
+    return methods | ({"HEAD"} if "GET" in methods else set())
+
+
 class HeadAsGet:
     """ASGI middleware: a ``HEAD`` is answered as the ``GET`` of the same path without its body
     (RFC 9110: the same status and headers). The routes take ``GET`` only, so the OpenAPI lists
-    each operation once; a 405's ``Allow`` names ``HEAD`` wherever it names ``GET``."""
+    each operation once (FastAPI would give a ``GET``-and-``HEAD`` route one operation id twice)."""
 
     def __init__(self, app):
         self.app = app
@@ -485,10 +497,8 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         response = error(exc.status_code, str(exc.detail), {"path": request.url.path})
-        headers = dict(exc.headers or {})
-        if "GET" in headers.get("Allow", "").split(", "):  # HeadAsGet answers HEAD wherever GET is taken
-            headers["Allow"] += ", HEAD"
-        response.headers.update(headers)  # a 405's Allow
+        if exc.status_code == 405:
+            response.headers["Allow"] = ", ".join(sorted(allowed_methods(request)))
         return response
 
     async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
@@ -557,7 +567,7 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
     if sessions_dir is not None:
         from pokerlab.sessions.web import sessions_routes
 
-        app.router.routes.extend(sessions_routes(sessions_dir, results_dir, STATIC_DIR))
+        app.router.routes.extend(sessions_routes(sessions_dir, results_dir, STATIC_DIR, ErrorBody))
 
     @app.get("/", include_in_schema=False)
     def index() -> Response:
