@@ -196,9 +196,10 @@ def test_errors_have_the_error_models_shape_and_a_malformed_id_is_400_never_422(
 
 
 def test_405_and_500_answers_have_the_error_models_shape(client, served_release, tmp_path):
-    r = client.post("/api/v1/sets")
-    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
-    round_trips(ErrorBody, r.content)
+    for path in ("/api/v1/sets", f"{CHART}/nodes/root", "/", "/app/app.js", "/openapi.json"):
+        r = client.post(path)
+        assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD", path
+        round_trips(ErrorBody, r.content)
     chart = tmp_path / "charts" / "cash" / "2max" / "10bb.json.gz"
     chart.parent.mkdir(parents=True)
     chart.write_text("{}")

@@ -498,8 +498,10 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         response = error(exc.status_code, str(exc.detail), {"path": request.url.path})
-        if exc.status_code == 405:
-            response.headers["Allow"] = ", ".join(sorted(allowed_methods(request)))
+        response.headers.update(exc.headers or {})  # a 405's Allow (the web app's files set their own)
+        methods = allowed_methods(request) if exc.status_code == 405 else set()
+        if methods:
+            response.headers["Allow"] = ", ".join(sorted(methods))
         return response
 
     async def bad_data(request: Request, exc: ValueError) -> JSONResponse:

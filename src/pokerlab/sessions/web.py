@@ -30,7 +30,6 @@ import os
 import threading
 import time
 from pathlib import Path
-
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query
@@ -59,7 +58,7 @@ class _Body(BaseModel):
 
 class SessionsDashboard(_Body):
     """The dashboard's data (:func:`pokerlab.sessions.dashboard.dashboard`); money in the
-    settings' currency. Its rows are JSON objects described on the sessions page of the docs."""
+    settings' currency. Its tiles, rows and cards are typed here only as JSON objects."""
 
     settings: dict[str, Any]
     problems: list[str]
@@ -75,10 +74,30 @@ class SessionsDashboard(_Body):
     duplicate_hands: int
 
 
-class LoggedSession(_Body):
-    """A logged session: its ledger row (:meth:`pokerlab.sessions.ledger.Session.as_json`)."""
+class SessionRow(_Body):
+    """A ledger row (:meth:`pokerlab.sessions.ledger.Session.as_json`): money in the settings'
+    currency, times as ``YYYY-MM-DDTHH:MM:SS``, ``null`` for a reading not given."""
 
-    logged: dict[str, Any]
+    id: int
+    start: str
+    end: str
+    hands: int
+    stakes: str
+    hh_net: float
+    rakeback_start: float | None
+    rakeback_end: float | None
+    rakeback_claimed: float
+    rake_counter_start: float | None
+    rake_counter_end: float | None
+    balance_start: float | None
+    balance_end: float | None
+    transfers: float
+    exports: str
+    notes: str
+
+
+class LoggedSession(_Body):
+    logged: SessionRow
 
 
 class SavedExport(_Body):
