@@ -3,8 +3,9 @@ and the error. The OpenAPI description at ``/openapi.json`` is generated from th
 routes (:mod:`pokerlab.serve.app`).
 
 The server does not build its answers through these models: documents are made as plain JSON
-by :mod:`pokerlab.serve.documents` and :mod:`pokerlab.serve.pack` and cached as bytes (a
-preflop document holds 1,326 combos; validating each answer would cost more than making it).
+by :mod:`pokerlab.serve.documents` and :mod:`pokerlab.serve.pack` and cached as bytes (reading a
+preflop document of 1,326 combos through its model and writing it out takes ~5 ms, ten times a
+cached answer).
 The models are the description, held to the answers by the tests: every document served in the
 tests round-trips through its model, and each NodeDocument model has the fields (names, required
 ones, no others) of its JSON Schema in ``workflow/schemas/``, which stays the published contract
@@ -25,7 +26,7 @@ Probability = Annotated[float, Field(ge=0, le=1)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
-class Model(BaseModel):
+class ClosedModel(BaseModel):
     """A JSON object with exactly the fields declared (``additionalProperties: false``)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -34,13 +35,13 @@ class Model(BaseModel):
 # --- errors ------------------------------------------------------------------------------------
 
 
-class ErrorDetail(Model):
+class ErrorDetail(ClosedModel):
     status: int = Field(description="the HTTP status, repeated")
     message: str = Field(description="what is wrong, naming the chart set, pack, spot, node or file")
     asked: dict[str, str] = Field(description="what the request asked: its path parameters, or its path")
 
 
-class ErrorBody(Model):
+class ErrorBody(ClosedModel):
     """Every error the API answers (4xx and 5xx)."""
 
     error: ErrorDetail
@@ -49,21 +50,21 @@ class ErrorBody(Model):
 # --- lists -------------------------------------------------------------------------------------
 
 
-class ChartSetEntry(Model):
+class ChartSetEntry(ClosedModel):
     id: str = Field(description="{format}/{n}max/{depth}bb, e.g. cash/6max/100bb")
     format: str
     seats: int
     depth_bb: float
 
 
-class PackSpotEntry(Model):
+class PackSpotEntry(ClosedModel):
     family_id: str
     board: str
     street: str
     nodes: int = Field(description="decision nodes listed for the spot (a lazy pack: those of its first street)")
 
 
-class PackEntry(Model):
+class PackEntry(ClosedModel):
     id: str = Field(description="the pack's name: packs/{name}, or fit.{format}.{n}max.{depth}bb.eR.bN for a fit solve")
     pack_sha256: Sha256
     campaign: str
@@ -72,14 +73,14 @@ class PackEntry(Model):
     spots: list[PackSpotEntry]
 
 
-class SetsList(Model):
+class SetsList(ClosedModel):
     """The chart sets and packs in the results directory."""
 
     chart_sets: list[ChartSetEntry] = Field(description="sorted by format, seats, depth")
     packs: list[PackEntry]
 
 
-class PreflopAction(Model):
+class PreflopAction(ClosedModel):
     id: str = Field(pattern=r"^(fold|check|call|allin|raise_[0-9]+)$",
                     description="unique at the node; raise_ followed by the size in % of the pot, rounded")
     kind: Literal["fold", "check", "call", "raise", "allin"]
@@ -94,7 +95,7 @@ class PreflopListAction(PreflopAction):
     share: float = Field(description="the chart's share of deals reaching the node that take this action")
 
 
-class PreflopNodeEntry(Model):
+class PreflopNodeEntry(ClosedModel):
     node_path: str
     actor: str
     reach: Probability = Field(description="share of deals reaching the node")
@@ -102,7 +103,7 @@ class PreflopNodeEntry(Model):
     actions: list[PreflopListAction]
 
 
-class ChartNodeList(Model):
+class ChartNodeList(ClosedModel):
     """Every decision node of a chart set, with its actions and where each leads."""
 
     chart_set: str
@@ -111,7 +112,7 @@ class ChartNodeList(Model):
     nodes: list[PreflopNodeEntry]
 
 
-class PackNodeList(Model):
+class PackNodeList(ClosedModel):
     """A pack spot's node paths and deals (a lazy pack: those of its first street)."""
 
     pack: str
@@ -125,7 +126,7 @@ class PackNodeList(Model):
     lazy: bool = Field(description="later streets are listed with ?after= and their documents made on request")
 
 
-class PackStreetList(Model):
+class PackStreetList(ClosedModel):
     """The node paths and deals of the street that begins after ``after`` (a dealt card)."""
 
     pack: str
@@ -139,10 +140,8 @@ class PackStreetList(Model):
 # --- NodeDocument v1 ---------------------------------------------------------------------------
 
 
-class Cell(Model):
+class Cell(ClosedModel):
     """One of the 169 classes: reach-weighted means of its combos (derived data)."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     class_: str = Field(alias="class", pattern=r"^[AKQJT98765432]{2}[so]?$")
     row: int = Field(ge=0, le=12)
@@ -156,7 +155,7 @@ Grid169 = Annotated[list[Cell], Field(min_length=169, max_length=169,
                                       description="row-major, ranks A..2; row<col suited, row>col offsuit")]
 
 
-class PostflopAction(Model):
+class PostflopAction(ClosedModel):
     id: str = Field(pattern=r"^(fold|check|call|allin|(bet|raise)_[0-9]+)$",
                     description="unique in the document; bet_/raise_ followed by the size in % of the pot, rounded")
     kind: Literal["fold", "check", "call", "bet", "raise", "allin"]
@@ -164,19 +163,19 @@ class PostflopAction(Model):
     fraction_pot: float | None = Field(None, gt=0, description="amount_bb / pot_bb")
 
 
-class PostflopRanges(Model):
+class PostflopRanges(ClosedModel):
     oop: dict[ComboId, Probability]
     ip: dict[ComboId, Probability]
 
 
-class PostflopExploitability(Model):
+class PostflopExploitability(ClosedModel):
     exploitability_bb: float
     exploitability_pct_pot: float
     oop_ev_bb: float
     ip_ev_bb: float
 
 
-class PostflopMeta(Model):
+class PostflopMeta(ClosedModel):
     campaign: str
     stamp: str
     tier: Literal["root", "tree"]
@@ -187,7 +186,7 @@ class PostflopMeta(Model):
     ip_weights_uniform: Literal[False]
 
 
-class NodeDocument(Model):
+class NodeDocument(ClosedModel):
     """One decision of a solved heads-up postflop spot (``node-document.schema.json``)."""
 
     schema_version: Literal[1]
@@ -208,11 +207,11 @@ class NodeDocument(Model):
     meta: PostflopMeta
 
 
-class PreflopRanges(Model):
+class PreflopRanges(ClosedModel):
     actor: dict[ComboId, Probability] = Field(description="the actor's arrive-with distribution over the 1,326 combos")
 
 
-class PreflopExploitability(Model):
+class PreflopExploitability(ClosedModel):
     exploitability_bb: float = Field(ge=0)
     exploitability_pct_pot: float = Field(ge=0)
     per_seat_bb: dict[str, float]
@@ -228,7 +227,7 @@ class ManifestEntry(BaseModel):
     manifest_sha256: str | None = None
 
 
-class PreflopMeta(Model):
+class PreflopMeta(ClosedModel):
     campaign: str
     stamp: str = Field(description="first 16 hex digits of the release manifest's SHA-256, or 'unlisted'")
     tier: Literal["chart"]
@@ -241,7 +240,7 @@ class PreflopMeta(Model):
     manifest: ManifestEntry
 
 
-class PreflopNodeDocument(Model):
+class PreflopNodeDocument(ClosedModel):
     """One decision node of a published chart (``node-document-preflop.schema.json``)."""
 
     schema_version: Literal[1]

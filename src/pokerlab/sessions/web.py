@@ -52,11 +52,13 @@ def _host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-class _Body(BaseModel):
+class _ClosedModel(BaseModel):
+    """A JSON object with exactly the fields declared."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class SessionsDashboard(_Body):
+class SessionsDashboard(_ClosedModel):
     """The dashboard's data (:func:`pokerlab.sessions.dashboard.dashboard`); money in the
     settings' currency. Its tiles, rows and cards are typed here only as JSON objects."""
 
@@ -74,7 +76,7 @@ class SessionsDashboard(_Body):
     duplicate_hands: int
 
 
-class SessionRow(_Body):
+class SessionRow(_ClosedModel):
     """A ledger row (:meth:`pokerlab.sessions.ledger.Session.as_json`): money in the settings'
     currency, times as ``YYYY-MM-DDTHH:MM:SS``, ``null`` for a reading not given."""
 
@@ -96,18 +98,18 @@ class SessionRow(_Body):
     notes: str
 
 
-class LoggedSession(_Body):
+class LoggedSession(_ClosedModel):
     logged: SessionRow
 
 
-class SavedExport(_Body):
+class SavedExport(_ClosedModel):
     saved: str
     read: int
     imported: int
     graded: bool
 
 
-class UploadProgress(_Body):
+class UploadProgress(_ClosedModel):
     """What an upload in progress is doing; ``seconds`` since it began."""
 
     stage: Literal["idle", "importing", "grading"]
