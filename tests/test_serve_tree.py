@@ -13,8 +13,10 @@ from pokerlab.postflop.game import BetTree, PostflopSpot
 from pokerlab.postflop.solver import PostflopSolver
 from pokerlab.ranges import Range
 from pokerlab.serve.documents import validate_document
+from pokerlab.serve.models import PackNodeList, PackStreetList
 from pokerlab.serve.pack import Pack, pack_spot, write_pack
 
+from model_checks import round_trips
 from test_serve_documents import check_grid
 
 BOARD = "KsTh7d4c"
@@ -212,10 +214,12 @@ def test_the_api_lists_a_lazy_pack_street_by_street(turn_pack):
     root, _, _ = turn_pack
     client = TestClient(create_app(root))
     base = "/api/v1/packs/lazy/spots/turn_kt74/nodes"
-    listed = client.get(base).json()
-    assert listed["lazy"] is True and len(listed["deals"]["root.bet_50.call"]) == 48
+    listed = client.get(base)
+    assert listed.json()["lazy"] is True and len(listed.json()["deals"]["root.bet_50.call"]) == 48
     street = client.get(base, params={"after": "root.bet_50.call.9s"})
     assert street.status_code == 200 and street.json()["nodes"][0] == "root.bet_50.call.9s"
+    round_trips(PackNodeList, listed.content)
+    round_trips(PackStreetList, street.content)
     assert client.get(base, params={"after": "root.bet_50.call.9s"}, headers={"If-None-Match": street.headers["etag"]}).status_code == 304
     for path in street.json()["nodes"]:
         r = client.get(f"{base}/{path}")

@@ -1,4 +1,4 @@
-"""The read-only HTTP API over a results directory, and the web app's static files (Starlette).
+"""The read-only HTTP API over a results directory, and the web app's static files (FastAPI).
 
 What it serves from ``RESULTS_DIR``
     * chart sets: ``charts/{format}/{n}max/{depth}bb.json.gz`` (published preflop charts, gzipped);
@@ -8,7 +8,9 @@ What it serves from ``RESULTS_DIR``
     * ``manifest.json`` if present: a chart document says whether the manifest lists its file
       with the digest served, and ``meta.stamp`` is the manifest's digest.
 
-Endpoints (all ``GET``; JSON unless said otherwise; OpenAPI at ``/openapi.json``)
+Endpoints (all ``GET``, each also answering ``HEAD``; JSON unless said otherwise; the OpenAPI
+description at ``/openapi.json`` is generated from the routes below and the models of
+:mod:`pokerlab.serve.models`)
     ``/api/v1/sets``                                             chart sets and packs
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes``           a chart set's decision nodes
     ``/api/v1/charts/{format}/{n}max/{depth}bb/nodes/{path}``    one preflop NodeDocument
@@ -36,6 +38,7 @@ JSON 500 naming it, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import json
@@ -44,21 +47,25 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from starlette.applications import Starlette
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
 from pokerlab import __version__
 from pokerlab.charts import CHART_SUFFIX, parse_chart
 from pokerlab.preflop.spot import parse_spot_name
 from pokerlab.serve.documents import SCHEMA_VERSION
+from pokerlab.serve.models import (ChartNodeList, ErrorBody, ErrorDetail, NodeDocument, PackNodeList, PackStreetList,
+                                   PreflopNodeDocument, SetsList)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 API = "/api/v1"
@@ -66,6 +73,7 @@ FORMAT_RE = re.compile(r"^[a-z_]{1,20}$")
 TABLE_RE = re.compile(r"^([2-9])max$")
 DEPTH_RE = re.compile(r"^([0-9]{1,4}(\.[0-9]{1,3})?)bb$")
 PACK_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+PREFLOP_PATH_RE = re.compile(r"^(root|[FCRSA]+)$")
 POSTFLOP_PATH_RE = re.compile(r"^root(\.(fold|check|call|allin|(bet|raise)_[0-9]{1,5}|[AKQJT98765432][shdc])){0,40}$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -402,70 +410,98 @@ class RelativeRedirects:
         await self.app(scope, receive, send_relative if scope["type"] == "http" else send)
 
 
-def _openapi() -> dict[str, Any]:
-    """The API's OpenAPI 3.1 description (written out: the routes are few and fixed)."""
-    def param(name: str, description: str, pattern: str) -> dict[str, Any]:
-        return {"name": name, "in": "path", "required": True, "description": description,
-                "schema": {"type": "string", "pattern": pattern}}
-
-    chart = [param("format", "cash, mtt, icm_bubble, icm_final", FORMAT_RE.pattern),
-             param("table", "table size, e.g. 6max", TABLE_RE.pattern),
-             param("depth", "stack depth, e.g. 100bb", DEPTH_RE.pattern)]
-    pack = [param("pack", "pack directory name under packs/", PACK_RE.pattern),
-            param("family_id", "the solved spot's id in the pack", PACK_RE.pattern)]
-    errors = {"400": {"description": "malformed id", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-              "404": {"description": "unknown chart set, pack, spot or node", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
-    cached = {"304": {"description": "If-None-Match matched the ETag"}}
-
-    def get(summary: str, params: list, description: str) -> dict[str, Any]:
-        return {"get": {"summary": summary, "parameters": params,
-                        "responses": {"200": {"description": description, "content": {"application/json": {}}},
-                                      **cached, **errors}}}
-
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "pokerlab", "version": __version__,
-                 "description": "Read-only API over solved preflop charts and postflop packs. Documents follow "
-                 "NodeDocument v1 (workflow/schemas/node-document.schema.json; preflop variant "
-                 "node-document-preflop.schema.json). Units: bb."},
-        "paths": {
-            f"{API}/sets": get("Chart sets and packs in the results directory", [], "chart_sets and packs"),
-            f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes": get(
-                "Decision nodes of a chart set", chart, "node paths with actor, actions (sizes, next node), reach, capped"),
-            f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}": get(
-                "Preflop NodeDocument", chart + [param("node_path", "root or the chart's action string (F, C, R, S, A)",
-                                                       "^(root|[FCRSA]+)$")], "NodeDocument v1, preflop variant"),
-            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes": get("Node paths of a pack spot", pack + [
-                {"name": "after", "in": "query", "required": False, "schema": {"type": "string"},
-                 "description": "a node path ending with a dealt card: list the street it begins (lazy packs list "
-                 "later streets this way)"}],
-                "node paths (a dealt card is a path segment, e.g. root.check.check.Td) and deals: "
-                "for each action that ends a street, the cards that can come"),
-            f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}": get(
-                "Postflop NodeDocument", pack + [param("node_path", "root, then '.'-joined action ids and dealt cards",
-                                                       POSTFLOP_PATH_RE.pattern)], "NodeDocument v1"),
-        },
-        "components": {"schemas": {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
-            "type": "object", "required": ["status", "message", "asked"],
-            "properties": {"status": {"type": "integer"}, "message": {"type": "string"}, "asked": {"type": "object"}}}}}}},
-    }
+def allowed_methods(request: Request) -> set[str]:
+    """The methods the routes at the request's path take (a path may have a GET and a POST route),
+    with ``HEAD`` wherever ``GET`` is (:class:`HeadAsGet`)."""
+    methods = set()
+    for route in request.app.router.routes:
+        if isinstance(route, APIRoute) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods
+    return methods | ({"HEAD"} if "GET" in methods else set())
 
 
-def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike | None = None) -> Starlette:
-    """The Starlette application serving ``results_dir`` (read-only; GET and HEAD only). With
+class HeadAsGet:
+    """ASGI middleware: a ``HEAD`` is answered as the ``GET`` of the same path without its body
+    (RFC 9110: the same status and headers). The routes take ``GET`` only, so the OpenAPI lists
+    each operation once (FastAPI would give a ``GET``-and-``HEAD`` route one operation id twice)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message):
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
+API_DESCRIPTION = ("Read-only API over solved preflop charts and postflop packs. Documents follow NodeDocument v1 "
+                   "(workflow/schemas/node-document.schema.json; preflop variant node-document-preflop.schema.json). "
+                   "Units: bb. Every GET also answers HEAD. Errors are the Error body; a malformed id is a 400, "
+                   "never a 422.")
+CACHE_HEADERS = {"ETag": {"description": "digest of what the body is made from and of the document format; "
+                          "send it back in If-None-Match for a 304", "schema": {"type": "string"}},
+                 "Cache-Control": {"description": f"'{IMMUTABLE}' for a pack, '{REVALIDATE}' otherwise",
+                                   "schema": {"type": "string"}}}
+ERRORS = {304: {"description": "If-None-Match matched the ETag (no body)"},
+          400: {"model": ErrorBody, "description": "malformed id (the error names the pattern expected)"},
+          404: {"model": ErrorBody, "description": "unknown chart set, pack, spot or node"},
+          500: {"model": ErrorBody, "description": "a served file cannot be read or fails its check"}}
+CACHED_RESPONSES = {200: {"headers": CACHE_HEADERS}, **ERRORS}
+
+
+def api_description(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI 3.1 description generated from ``app``'s routes and models. FastAPI adds a 422
+    to every operation taking parameters; this API never answers one (each handler checks its
+    own parameters and answers a 400 in the error model), so it is left out."""
+    spec = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            operation["responses"].pop("422", None)
+    for name in ("HTTPValidationError", "ValidationError"):
+        spec.get("components", {}).get("schemas", {}).pop(name, None)
+    return spec
+
+
+def _path_param(description: str, pattern: re.Pattern, alias: str | None = None):
+    """A path parameter documented with the pattern its handler checks (checked there, not by
+    FastAPI: a mismatch is a 400 naming what was expected, not a 422)."""
+    return PathParam(alias=alias, description=description, json_schema_extra={"pattern": pattern.pattern})
+
+
+FormatParam = Annotated[str, _path_param("cash, mtt, icm_bubble, icm_final", FORMAT_RE, alias="format")]
+TableParam = Annotated[str, _path_param("table size, e.g. 6max", TABLE_RE)]
+DepthParam = Annotated[str, _path_param("stack depth, e.g. 100bb", DEPTH_RE)]
+PackParam = Annotated[str, _path_param("pack name: a directory under packs/, or fit.{format}.{n}max.{depth}bb.eR.bN",
+                                       PACK_RE)]
+FamilyParam = Annotated[str, _path_param("the solved spot's id in the pack", PACK_RE)]
+
+
+def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike | None = None) -> FastAPI:
+    """The application serving ``results_dir`` (read-only; GET and HEAD only). With
     ``sessions_dir``, the sessions dashboard and its few write endpoints are added
     (:mod:`pokerlab.sessions.web`); nothing else changes."""
     catalogue = Catalogue(results_dir)
 
     def error(status: int, message: str, asked: dict[str, Any]) -> JSONResponse:
-        return JSONResponse({"error": {"status": status, "message": message, "asked": asked}}, status_code=status)
+        body = ErrorBody(error=ErrorDetail(status=status, message=message, asked=asked))
+        return JSONResponse(body.model_dump(), status_code=status)
 
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return error(exc.status, exc.message, exc.asked)
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         response = error(exc.status_code, str(exc.detail), {"path": request.url.path})
-        response.headers.update(exc.headers or {})  # a 405's Allow
+        response.headers.update(exc.headers or {})  # a 405's Allow (the web app's files set their own)
+        methods = allowed_methods(request) if exc.status_code == 405 else set()
+        if methods:
+            response.headers["Allow"] = ", ".join(sorted(methods))
         return response
 
     async def bad_data(request: Request, exc: ValueError) -> JSONResponse:
@@ -477,6 +513,13 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
         return error(500, f"the server could not read or write a file it needs ({exc.strerror or exc})",
                      {"path": request.url.path})
 
+    app = FastAPI(title="pokerlab", version=__version__, description=API_DESCRIPTION,
+                  openapi_url=None, docs_url=None, redoc_url=None,  # the docs pages would load scripts from a CDN
+                  exception_handlers={ApiError: api_error, HTTPException: http_error, ValueError: bad_data,
+                                      OSError: file_error},
+                  middleware=[Middleware(RelativeRedirects), Middleware(HeadAsGet)])
+    app.state.catalogue = catalogue
+
     def answer(request: Request, etag: str, make, cache: str) -> Response:
         headers = {"ETag": etag, "Cache-Control": cache}
         given = request.headers.get("if-none-match", "")
@@ -484,56 +527,68 @@ def create_app(results_dir: str | os.PathLike, sessions_dir: str | os.PathLike |
             return Response(status_code=304, headers=headers)
         return Response(make(), media_type="application/json", headers=headers)
 
+    @app.get(f"{API}/sets", response_model=SetsList, responses={200: {"headers": CACHE_HEADERS}, 304: ERRORS[304],
+                                                                500: ERRORS[500]},
+             summary="Chart sets and packs in the results directory")
     def sets(request: Request) -> Response:
         body, etag = catalogue.sets()
         return answer(request, etag, lambda: body, REVALIDATE)
 
-    def chart_nodes(request: Request) -> Response:
-        p = request.path_params
-        key = catalogue.chart_key(p["format"], p["table"], p["depth"])
-        body, etag = catalogue.chart_nodes(key)
+    @app.get(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes", response_model=ChartNodeList,
+             responses=CACHED_RESPONSES, summary="Decision nodes of a chart set")
+    def chart_nodes(request: Request, fmt: FormatParam, table: TableParam, depth: DepthParam) -> Response:
+        body, etag = catalogue.chart_nodes(catalogue.chart_key(fmt, table, depth))
         return answer(request, etag, lambda: body, REVALIDATE)
 
-    def chart_document(request: Request) -> Response:
-        p = request.path_params
-        key = catalogue.chart_key(p["format"], p["table"], p["depth"])
-        make, etag = catalogue.chart_document(key, p["node_path"])  # 404/400 before any 304
+    @app.get(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}", response_model=PreflopNodeDocument,
+             responses=CACHED_RESPONSES, summary="Preflop NodeDocument")
+    def chart_document(request: Request, fmt: FormatParam, table: TableParam, depth: DepthParam,
+                       node_path: Annotated[str, _path_param("root or the chart's action string (F, C, R, S, A)",
+                                                             PREFLOP_PATH_RE)]) -> Response:
+        key = catalogue.chart_key(fmt, table, depth)
+        make, etag = catalogue.chart_document(key, node_path)  # 404/400 before any 304
         return answer(request, etag, make, REVALIDATE)
 
-    def pack_nodes(request: Request) -> Response:
-        p = request.path_params
-        body, etag = catalogue.pack_nodes(p["pack"], p["family_id"], request.query_params.get("after"))
+    @app.get(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes", response_model=PackNodeList | PackStreetList,
+             responses=CACHED_RESPONSES, summary="Node paths of a pack spot")
+    def pack_nodes(request: Request, pack: PackParam, family_id: FamilyParam,
+                   after: Annotated[str | None, Query(
+                       description="a node path ending with a dealt card: list the street it begins (lazy packs "
+                       "list later streets this way)", json_schema_extra={"pattern": POSTFLOP_PATH_RE.pattern})] = None,
+                   ) -> Response:
+        body, etag = catalogue.pack_nodes(pack, family_id, after)
         return answer(request, etag, lambda: body, IMMUTABLE)
 
-    def pack_document(request: Request) -> Response:
-        p = request.path_params
-        make, etag = catalogue.pack_document(p["pack"], p["family_id"], p["node_path"])  # 404/400 before any 304
+    @app.get(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}", response_model=NodeDocument,
+             responses=CACHED_RESPONSES, summary="Postflop NodeDocument")
+    def pack_document(request: Request, pack: PackParam, family_id: FamilyParam,
+                      node_path: Annotated[str, _path_param("root, then '.'-joined action ids and dealt cards",
+                                                            POSTFLOP_PATH_RE)]) -> Response:
+        make, etag = catalogue.pack_document(pack, family_id, node_path)  # 404/400 before any 304
         return answer(request, etag, make, IMMUTABLE)
 
-    openapi = _json_bytes(_openapi())
-
-    def openapi_json(request: Request) -> Response:
-        return Response(openapi, media_type="application/json", headers={"Cache-Control": REVALIDATE})
-
-    def index(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": REVALIDATE})
-
-    routes = [
-        Route(f"{API}/sets", sets),
-        Route(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes", chart_nodes),
-        Route(f"{API}/charts/{{format}}/{{table}}/{{depth}}/nodes/{{node_path}}", chart_document),
-        Route(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes", pack_nodes),
-        Route(f"{API}/packs/{{pack}}/spots/{{family_id}}/nodes/{{node_path}}", pack_document),
-        Route("/openapi.json", openapi_json),
-        Route("/", index),
-        Mount("/app", StaticFiles(directory=STATIC_DIR), name="app"),
-    ]
     if sessions_dir is not None:
         from pokerlab.sessions.web import sessions_routes
 
-        routes[-1:-1] = sessions_routes(sessions_dir, results_dir, STATIC_DIR)
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error,
-                                                                ValueError: bad_data, OSError: file_error},
-                    middleware=[Middleware(RelativeRedirects)])
-    app.state.catalogue = catalogue
+        app.router.routes.extend(sessions_routes(sessions_dir, results_dir, STATIC_DIR, ErrorBody))
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": REVALIDATE})
+
+    @functools.cache
+    def description() -> dict[str, Any]:  # made on first request: it takes ~0.1 s of pydantic's schema generation
+        return api_description(app)
+
+    @functools.cache
+    def description_bytes() -> bytes:
+        return _json_bytes(description())
+
+    app.openapi = description  # FastAPI's hook: what app.openapi() answers
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def openapi_json() -> Response:
+        return Response(description_bytes(), media_type="application/json", headers={"Cache-Control": REVALIDATE})
+
+    app.mount("/app", StaticFiles(directory=STATIC_DIR), name="app")
     return app

@@ -18,7 +18,9 @@ another origin cannot make the browser write (those requests need a preflight th
 never grants). Errors: ``{"error": {"status", "message", "asked"}}``; a bad field is a 400
 naming it, a ledger holding a malformed row a 409 naming its line, a body over the limit
 (:data:`MAX_SESSION_BODY` for a session, :data:`MAX_UPLOAD` for an export) a 413 naming it,
-answered as soon as the limit is passed (memory stays bounded whatever is sent).
+answered as soon as the limit is passed (memory stays bounded whatever is sent). The routes are
+FastAPI's, so the server's OpenAPI describes them with the models below; bodies are read by hand
+(the limits above), not by FastAPI.
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
+from fastapi import APIRouter, Header, Query
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Route
 
 from pokerlab.io import compact_json_bytes
 
@@ -45,6 +50,71 @@ def _host_name(host: str) -> str:
     if host.startswith("["):
         return host.split("]")[0] + "]"
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class _ClosedModel(BaseModel):
+    """A JSON object with exactly the fields declared."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SessionsDashboard(_ClosedModel):
+    """The dashboard's data (:func:`pokerlab.sessions.dashboard.dashboard`); money in the
+    settings' currency. Its tiles, rows and cards are typed here only as JSON objects."""
+
+    settings: dict[str, Any]
+    problems: list[str]
+    ledger: str
+    tiles: dict[str, Any]
+    curve: list[dict[str, Any]]
+    sessions: list[dict[str, Any]]
+    stakes: list[dict[str, Any]]
+    proposals: list[dict[str, Any]]
+    exports: list[dict[str, Any]]
+    population: dict[str, Any]
+    untimed_hands: int
+    duplicate_hands: int
+
+
+class SessionRow(_ClosedModel):
+    """A ledger row (:meth:`pokerlab.sessions.ledger.Session.as_json`): money in the settings'
+    currency, times as ``YYYY-MM-DDTHH:MM:SS``, ``null`` for a reading not given."""
+
+    id: int
+    start: str
+    end: str
+    hands: int
+    stakes: str
+    hh_net: float
+    rakeback_start: float | None
+    rakeback_end: float | None
+    rakeback_claimed: float
+    rake_counter_start: float | None
+    rake_counter_end: float | None
+    balance_start: float | None
+    balance_end: float | None
+    transfers: float
+    exports: str
+    notes: str
+
+
+class LoggedSession(_ClosedModel):
+    logged: SessionRow
+
+
+class SavedExport(_ClosedModel):
+    saved: str
+    read: int
+    imported: int
+    graded: bool
+
+
+class UploadProgress(_ClosedModel):
+    """What an upload in progress is doing; ``seconds`` since it began."""
+
+    stage: Literal["idle", "importing", "grading"]
+    name: str | None = None
+    seconds: float | None = None
 
 
 class BodyTooLarge(Exception):
@@ -65,7 +135,9 @@ async def read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
-def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike, static_dir: Path) -> list[Route]:
+def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike, static_dir: Path,
+                   error_model: type[BaseModel]) -> list[APIRoute]:
+    """The sessions routes; ``error_model`` is the server's error body, for the OpenAPI."""
     from pokerlab.sessions.dashboard import dashboard
     from pokerlab.sessions.exports import Settings, save_export, scan
     from pokerlab.sessions.ledger import LedgerError, add_session, ensure_data_dir
@@ -78,6 +150,11 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
     grading = threading.Lock()
     progress_lock = threading.Lock()
     progress_state = {"stage": "idle"}
+    router = APIRouter()
+
+    def errors(*statuses: int) -> dict[int, dict[str, Any]]:
+        return {403: {"model": error_model, "description": "not a loopback Host, or (a write) another Origin"},
+                **{s: {"model": error_model} for s in statuses}}
 
     def set_stage(stage: str, name: str = "", started: float = 0.0) -> None:
         with progress_lock:
@@ -85,6 +162,8 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
             progress_state.update({"stage": stage} if stage == "idle" else {"stage": stage, "name": name,
                                                                              "started": started})
 
+    @router.get("/api/v1/sessions/exports/progress", response_model=UploadProgress, responses=errors(),
+                summary="What an upload in progress is doing")
     def progress(request: Request) -> Response:
         bad = foreign_host(request)
         if bad:
@@ -115,12 +194,15 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
             return error(403, f"writes are accepted from this server's own page only (Origin: {origin!r})", request)
         return None
 
+    @router.get("/sessions", include_in_schema=False)
     def page(request: Request) -> Response:
         bad = foreign_host(request)
         if bad:
             return bad
         return FileResponse(static_dir / "sessions.html", headers={"Cache-Control": "no-cache"})
 
+    @router.get("/api/v1/sessions", response_model=SessionsDashboard, responses=errors(),
+                summary="The sessions dashboard's data (never grades)")
     def data(request: Request) -> Response:
         bad = foreign_host(request)
         if bad:
@@ -128,6 +210,10 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         return Response(compact_json_bytes(dashboard(data_dir, results_dir, grade=False)), media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
+    @router.post("/api/v1/sessions", status_code=201, response_model=LoggedSession,
+                 responses=errors(400, 409, 413, 415), summary="Log a session",
+                 openapi_extra={"requestBody": {"required": True, "description": "ledger fields", "content": {
+                     "application/json": {"schema": {"type": "object"}}}}})
     async def log_session(request: Request) -> Response:
         bad = refused(request)
         if bad:
@@ -151,17 +237,23 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
             return error(400, str(exc), request)
         return JSONResponse({"logged": s.as_json()}, status_code=201)
 
-    async def upload(request: Request) -> Response:
+    @router.post("/api/v1/sessions/exports", status_code=201, response_model=SavedExport,
+                 responses=errors(400, 413), summary="Save, import and grade a dropped export",
+                 openapi_extra={"requestBody": {"required": True, "description": "the export's raw bytes",
+                                                "content": {"application/octet-stream": {}}}})
+    async def upload(request: Request, name: Annotated[str, Query(description="the export's file name")] = "",
+                     x_pokerlab_upload: Annotated[str | None, Header(description="1 (the page sends it)")] = None,
+                     ) -> Response:
         bad = refused(request)
         if bad:
             return bad
-        if request.headers.get("x-pokerlab-upload") != "1":
+        if x_pokerlab_upload != "1":
             return error(400, "an export is sent with the X-Pokerlab-Upload: 1 header (the page does it)", request)
-        name = request.query_params.get("name", "")
         try:
             body = await read_body(request, MAX_UPLOAD)
         except BodyTooLarge:
             return error(413, f"an export is at most {MAX_UPLOAD >> 20} MiB", request)
+
         def save_and_grade() -> dict:
             started = time.monotonic()
             try:
@@ -180,11 +272,4 @@ def sessions_routes(data_dir: str | os.PathLike, results_dir: str | os.PathLike,
         return JSONResponse({"saved": summary["name"], "read": summary["read"], "imported": summary["imported"],
                              "graded": summary.get("grade") is not None}, status_code=201)
 
-    async def sessions_api(request: Request) -> Response:  # one route: a 405 lists GET, HEAD and POST
-        if request.method == "POST":
-            return await log_session(request)
-        return await run_in_threadpool(data, request)
-
-    return [Route("/sessions", page), Route("/api/v1/sessions", sessions_api, methods=["GET", "POST"]),
-            Route("/api/v1/sessions/exports", upload, methods=["POST"]),
-            Route("/api/v1/sessions/exports/progress", progress, methods=["GET"])]
+    return router.routes
