@@ -442,7 +442,7 @@ class HeadAsGet:
 
 
 API_DESCRIPTION = ("Read-only API over solved preflop charts and postflop packs. Documents follow NodeDocument v1 "
-                   "(workflow/schemas/node-document.schema.json; preflop variant node-document-preflop.schema.json). "
+                   "(pokerlab/data/schemas/node-document.schema.json; preflop variant node-document-preflop.schema.json). "
                    "Units: bb. Every GET also answers HEAD. Errors are the Error body; a malformed id is a 400, "
                    "never a 422.")
 CACHE_HEADERS = {"ETag": {"description": "digest of what the body is made from and of the document format; "

@@ -8,7 +8,7 @@ preflop document of 1,326 combos through its model and writing it out takes ~5 m
 cached answer).
 The models are the description, held to the answers by the tests: every document served in the
 tests round-trips through its model, and each NodeDocument model has the fields (names, required
-ones, no others) of its JSON Schema in ``workflow/schemas/``, which stays the published contract
+ones, no others) of its JSON Schema in ``pokerlab/data/schemas/``, which stays the published contract
 (it also states rules a model does not: which action kinds carry an amount).
 
 Units and conventions are those of :mod:`pokerlab.serve.documents`: chips in big blinds (bb),
