@@ -345,6 +345,15 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
                 progress(target, last["exploitability_bb"])
         if last["exploitability_bb"] <= bar:
             break
+    return result_document(spot, tree, settings, solver, payoff, solved, win, tie, history, last, shove_or_fold)
+
+
+def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: dict, solved: EndingCorrections | None,
+                    win: np.ndarray, tie: np.ndarray, history: list[dict], last: dict,
+                    shove_or_fold: bool = False) -> dict[str, Any]:
+    """The result document of ``solver``'s average strategy: ``last`` is the measurement it is judged by
+    (``iterations``, ``exploitability_bb``, ``exploitability_per_seat``), ``history`` every one made."""
+    bar = settings.bar_bb(spot.seats)
     shipped = last["exploitability_bb"] <= bar
     readout = read_out(solver)
     result: dict[str, Any] = {

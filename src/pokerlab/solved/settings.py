@@ -22,7 +22,7 @@ CHIP_FORMATS = ("cash", "mtt")
 MAX_BOARDS = 200  # flops per ending (fitting + held-out): far more than a measurement needs
 MAX_OUTER_ITERATIONS = 20
 MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
-                  "floor_weight", "outer_iterations", "damping")  # max_memory_mb and tolerance change no table
+                  "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
 """The keys that decide a spot's measured table (``spots`` and ``tolerance`` do not)."""
 
 
@@ -62,6 +62,8 @@ class SolvedSettings:
     damping: float  # table k+1 = table k + damping x (measured - table k)
     tolerance_strategy_pp: float  # converged when the largest node's strategy change is below this ...
     tolerance_gap_bb: float  # ... and the valuation gap below this
+    exchange_every: int  # the exchanging solve: iterations between exchanges ...
+    exchange_iterations: int  # ... and in all
     raw: dict = field(repr=False, default_factory=dict)
 
     @classmethod
@@ -85,6 +87,9 @@ class SolvedSettings:
         tolerance = section.get("tolerance")
         if not isinstance(tolerance, dict):
             raise ValueError("solved.tolerance: expected a mapping with strategy_pp and gap_bb")
+        exchange = section.get("exchange")
+        if not isinstance(exchange, dict):
+            raise ValueError("solved.exchange: expected a mapping with every and iterations")
         boards = _number(section, "boards", 1, MAX_BOARDS, integer=True)
         heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
         return cls(
@@ -102,6 +107,8 @@ class SolvedSettings:
             damping=float(_number(section, "damping", 1e-3, 1.0)),
             tolerance_strategy_pp=float(_number(tolerance, "strategy_pp", 0.0, 100.0, where="solved.tolerance")),
             tolerance_gap_bb=float(_number(tolerance, "gap_bb", 0.0, 1000.0, where="solved.tolerance")),
+            exchange_every=_number(exchange, "every", 1, 1000, integer=True, where="solved.exchange"),
+            exchange_iterations=_number(exchange, "iterations", 1, 1_000_000, integer=True, where="solved.exchange"),
             raw=section,
         )
 

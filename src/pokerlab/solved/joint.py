@@ -1,0 +1,344 @@
+"""Solved endings by exchanging: the preflop CFR+ and a postflop solve of every re-valued ending on
+every fitting flop run side by side in one process, each keeping its regrets.
+
+Every ``exchange_every`` iterations:
+
+1. the preflop solver runs that many CFR+ iterations on the game whose solved endings pay the model
+   plus the current corrections (:mod:`pokerlab.preflop.ending_corrections`);
+2. each ending's postflop solves take the ranges of the preflop **current** strategies (own reach per
+   class, floored at ``floor_weight``, spread over the class's combos) and run that many iterations;
+3. the corrections are measured on the postflop **current** strategies against those ranges
+   (:mod:`pokerlab.solved.values`, the same arithmetic as the re-solving loop's
+   :func:`pokerlab.solved.loop.update_table`), and the preflop game takes them.
+
+It is joint CFR split at the flop, with leaf values ``exchange_every`` iterations late. On the tiny
+reference game (:func:`pokerlab.solved.reference.exchange_iteration`) its average profile converges to
+the joint equilibrium when the exchanges are frequent, where re-solving both sides each outer iteration
+cycles. The corrections themselves keep moving with the current strategies, so a run stops on an
+iteration budget, and the chart is then solved under the average of the corrections over the exchanges
+of the run's second half (what the average preflop strategy was trained against).
+
+Everything is resumable: :meth:`JointSolve.save` writes the whole state (preflop and postflop regrets
+and sums, corrections, history) atomically, and :meth:`JointSolve.load` continues bit for bit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pokerlab.cards import CLASS_PRIOR, COMBO_CLASS, N_CLASSES, parse_cards
+from pokerlab.fit.plan import read_job
+from pokerlab.io import atomic_path, sha256_file, write_json_atomic
+from pokerlab.postflop.game import PostflopSpot
+from pokerlab.postflop.solver import Mode, PostflopSolver
+from pokerlab.preflop.ending_corrections import EndingCorrections, write_ending_corrections
+from pokerlab.preflop.payoffs import chip_ev_payoffs
+from pokerlab.preflop.result_file import write_result
+from pokerlab.preflop.solve import SolveSettings, result_document, sizing_digest
+from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.spot import Sizing, Spot
+from pokerlab.preflop.tree import build_tree, postflop_order
+from pokerlab.solved import values as V
+from pokerlab.solved.loop import COLUMNS, ending_ranges, read_plan_endings
+from pokerlab.solved.settings import SolvedSettings
+
+STATE_VERSION = 1
+
+
+@dataclass
+class FlopSolve:
+    """One re-valued ending on one fitting flop: its postflop solver and its flop's weight."""
+
+    board: str
+    weight: float
+    solver: PostflopSolver
+
+
+@dataclass
+class Ending:
+    """A re-valued heads-up flop ending: its node, seats (oop, ip), their contributions (bb), the
+    model payoffs' row and its flop solves."""
+
+    node: str
+    rank: int
+    seats: tuple[int, int]
+    contrib: tuple[float, float]
+    row: int
+    flops: list[FlopSolve]
+
+
+def _measurement(solver: PostflopSolver, ev: tuple[np.ndarray, np.ndarray]) -> pd.DataFrame:
+    rows = []
+    for p in (0, 1):
+        hands = solver.hands[p]
+        rows.append(pd.DataFrame({"player": np.full(hands.size, p, np.int8), "combo": hands.astype(np.int16),
+                                  "class": COMBO_CLASS[hands].astype(np.int16), "mass": solver.weights[p],
+                                  "ev": ev[p]}))
+    return pd.concat(rows, ignore_index=True)[list(COLUMNS)]
+
+
+def current_measurement(solver: PostflopSolver) -> pd.DataFrame:
+    """Per-combo values (:data:`pokerlab.solved.loop.COLUMNS`) of a postflop solve's current
+    strategies: what the next CFR update sees, and what the exchange prices the preflop endings by."""
+    return _measurement(solver, (solver.current_ev(0), solver.current_ev(1)))
+
+
+def average_measurement(solver: PostflopSolver) -> pd.DataFrame:
+    """The same of its average strategies (the profile the solve stands for)."""
+    return _measurement(solver, (solver.per_combo(0)["ev"], solver.per_combo(1)["ev"]))
+
+
+class JointSolve:
+    """The exchanging solve of one spot (see the module docstring). ``endings_tsv``/``boards_tsv``:
+    the plan of the model's solve (which endings are re-valued, and their flop subsets); the
+    held-out flops are left to the validation jobs."""
+
+    def __init__(self, spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
+                 settings: SolvedSettings, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
+                 log=sys.stderr):
+        self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
+        self.tree = build_tree(spot, sizing)
+        self.model_payoffs = chip_ev_payoffs(self.tree, base.postflop, base.class_edges, base.aggressor)
+        row_of = {self.tree.nodes[k].id: z for z, k in enumerate(self.model_payoffs.nodes)}
+        self.boards_sha256 = sha256_file(boards_tsv)
+        self.endings: list[Ending] = []
+        preflop = Solver(self.tree, self.model_payoffs, win, tie)
+        reach = preflop.reach_under(preflop.sigma)
+        for e in read_plan_endings(endings_tsv).itertuples(index=False):
+            node = self.tree.node(e.node)
+            seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
+            k = self.tree.index[e.node]
+            oop, ip = ending_ranges(reach[seats[0], k], reach[seats[1], k], settings.floor_weight)
+            flops = []
+            for b in range(settings.boards + settings.heldout_boards):
+                job = read_job(endings_tsv, boards_tsv, f"{spot.name}/e{e.rank}/b{b}")
+                if job.heldout:
+                    continue
+                postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
+                                             settings.bet_tree_for(e.node))
+                flops.append(FlopSolve(job.board, job.weight, PostflopSolver(postflop_spot, settings.max_memory_mb)))
+            self.endings.append(Ending(e.node, int(e.rank), seats, (node.contrib[seats[0]], node.contrib[seats[1]]),
+                                       row_of[e.node], flops))
+        self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
+        self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
+        self.summed = 0
+        self.history: list[dict[str, Any]] = []
+        self.preflop = preflop
+        self._rebuild_preflop()
+
+    # --- the exchange -------------------------------------------------------------------------
+
+    def _table(self, endings: dict[str, tuple[np.ndarray, np.ndarray]]) -> EndingCorrections:
+        return EndingCorrections(self.spot.name, endings)
+
+    def _rebuild_preflop(self) -> None:
+        """The preflop solver on the game paid by the current corrections, its state kept."""
+        state = self.preflop.state()
+        payoffs = chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges, self.base.aggressor,
+                                  solved=self._table(self.corrections))
+        self.preflop = Solver(self.tree, payoffs, self.win, self.tie)
+        self.preflop.load_state(state)
+
+    @property
+    def iteration(self) -> int:
+        return self.preflop.iteration
+
+    def exchange(self, iterations: int) -> dict[str, Any]:
+        """One exchange of ``iterations`` iterations on both sides (steps 1-3 of the module docstring);
+        returns its history row."""
+        start = time.perf_counter()
+        cpu = sum(os.times()[:2])
+        self.preflop.iterate(iterations)
+        reach = self.preflop.reach_under(self.preflop.sigma)
+        change, gaps = 0.0, []
+        for e in self.endings:
+            k = self.tree.index[e.node]
+            pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
+            oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+            measured = []
+            for f in e.flops:
+                spot = dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip)
+                f.solver.set_ranges(spot.ranges)
+                f.solver.run(iterations)
+                measured.append((current_measurement(f.solver), {"board_weight": f.weight}))
+            q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+            solved = V.solved_class_values(measured, e.contrib)
+            model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
+            used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
+            gaps.append(V.valuation_gap(used, solved, q_oop, q_ip))
+            d_oop, d_ip, _ = V.corrections(solved, model, q_oop, q_ip)
+            old = self.corrections[e.node]
+            change = max(change, float(np.max(np.abs(np.r_[d_oop - old[0], d_ip - old[1]]))))
+            self.corrections[e.node] = (d_oop, d_ip)
+        if self.iteration > self.settings.exchange_iterations // 2:
+            for node, (d_oop, d_ip) in self.corrections.items():
+                s = self.correction_sums[node]
+                self.correction_sums[node] = (s[0] + d_oop, s[1] + d_ip)
+            self.summed += 1
+        self._rebuild_preflop()
+        row = {"iteration": self.iteration, "correction_change_bb": round(change, 6),
+               "gap_before_bb": round(float(np.max(gaps)) if gaps else 0.0, 6),
+               "wall_seconds": round(time.perf_counter() - start, 2),
+               "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2)}
+        self.history.append(row)
+        return row
+
+    def joint_exploitability(self) -> dict[str, Any]:
+        """Each seat's gain (bb/hand) from a best response to the average profile in the game whose
+        endings are played out on the fitting flops: preflop from :attr:`preflop`'s average, postflop
+        from each flop solve's average. At a solved ending the best-responding seat's class is worth its
+        postflop best-response value against the other seat's average range and strategy, elsewhere the
+        preflop payoffs hold. Exact up to the floor weight the postflop solves give absent classes."""
+        sigma = self.preflop.average_sigma()
+        reach = self.preflop.reach_under(sigma)
+        state = self.preflop.state()
+        gains = {}
+        for seat, position in enumerate(self.spot.positions):
+            worth: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {"best": {}, "profile": {}}
+            for e in self.endings:
+                k = self.tree.index[e.node]
+                pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
+                oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+                role = e.seats.index(seat) if seat in e.seats else None
+                q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+                model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
+                for kind, mode in (("best", Mode.BEST_RESPONSE), ("profile", Mode.EVALUATE)):
+                    measured = []
+                    for f in e.flops:
+                        f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
+                        frame = average_measurement(f.solver)
+                        if role is not None and mode == Mode.BEST_RESPONSE:
+                            compat = f.solver._compat[role]
+                            best = f.solver.root_values(role, mode) / np.where(compat > 0, compat, 1.0)
+                            frame.loc[frame["player"] == role, "ev"] = best
+                        measured.append((frame, {"board_weight": f.weight}))
+                    solved = V.solved_class_values(measured, e.contrib)
+                    own = np.zeros(N_CLASSES)
+                    if role is not None:  # the seat's values exactly; the other seat's payoffs are not read
+                        own = np.nan_to_num(solved.role(V.ROLES[role]) - model[role])
+                    # each role's own correction adds to its class values (values.corrected_values)
+                    worth[kind][e.node] = (own, np.zeros(N_CLASSES)) if role == 0 else (np.zeros(N_CLASSES), own)
+            values = {}
+            for kind, endings in worth.items():
+                payoffs = chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges, self.base.aggressor,
+                                          solved=self._table(endings))
+                solver = Solver(self.tree, payoffs, self.win, self.tie)
+                solver.load_state(state)
+                gain, profile = solver.exploitability()
+                values[kind] = (gain[seat] + profile[seat], profile[seat])
+            gains[position] = round(float(values["best"][0] - values["profile"][1]), 6)
+        return {"iteration": self.iteration, "gain_bb": gains}
+
+    def averaged_table(self, provenance: dict[str, Any]) -> EndingCorrections:
+        """The corrections averaged over the exchanges of the run's second half (the last ones if
+        none was summed yet), with ``provenance`` and what this solve adds to it."""
+        if self.summed:
+            endings = {n: (s[0] / self.summed, s[1] / self.summed) for n, s in self.correction_sums.items()}
+        else:
+            endings = dict(self.corrections)
+        meta = {**provenance, "method": "exchange", "base_postflop": dataclasses.asdict(self.base.postflop),
+                "sizing_sha256": sizing_digest(self.tree.sizing), "settings_sha256": self.settings.sha256(),
+                "iterations": self.iteration, "exchange_every": self.settings.exchange_every,
+                "exchanges_averaged": self.summed, "flop_subset_sha256": self.boards_sha256}
+        return EndingCorrections(self.spot.name, endings, meta)
+
+    def run(self, until: int, checkpoint: str | os.PathLike | None = None, checkpoint_seconds: float = 1800.0) -> None:
+        """Exchange until ``until`` preflop iterations, saving to ``checkpoint`` every
+        ``checkpoint_seconds`` and at the end."""
+        last_save = time.perf_counter()
+        while self.iteration < until:
+            row = self.exchange(min(self.settings.exchange_every, until - self.iteration))
+            print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
+                  f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
+                  f"({row['wall_seconds']:.1f} s)", file=self.log, flush=True)
+            if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
+                self.save(checkpoint)
+                last_save = time.perf_counter()
+        if checkpoint is not None:
+            self.save(checkpoint)
+
+    # --- state --------------------------------------------------------------------------------
+
+    def _fingerprint(self) -> str:
+        return json.dumps({"spot": self.spot.name, "settings": self.settings.sha256(), "boards": self.boards_sha256,
+                           "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings]}, sort_keys=True)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the whole state (NumPy ``.npz``, atomically)."""
+        arrays: dict[str, np.ndarray] = {f"preflop/{k}": v for k, v in self.preflop.state().items()}
+        for i, e in enumerate(self.endings):
+            arrays[f"d/{i}/oop"], arrays[f"d/{i}/ip"] = self.corrections[e.node]
+            arrays[f"dsum/{i}/oop"], arrays[f"dsum/{i}/ip"] = self.correction_sums[e.node]
+            for j, f in enumerate(e.flops):
+                state = f.solver._state
+                for p in (0, 1):
+                    arrays[f"post/{i}/{j}/regrets{p}"] = state.regrets[p]
+                    arrays[f"post/{i}/{j}/sums{p}"] = state.strategy_sums[p]
+                    arrays[f"post/{i}/{j}/weights{p}"] = f.solver.weights[p]
+                arrays[f"post/{i}/{j}/iterations"] = np.array(f.solver.iterations)
+        meta = {"version": STATE_VERSION, "fingerprint": self._fingerprint(), "summed": self.summed,
+                "history": self.history}
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as out:
+                np.savez(out, **arrays)
+
+    def load(self, path: str | os.PathLike) -> bool:
+        """Continue from :meth:`save`'s file if it exists and was written by this spot, settings and
+        flop subset; returns whether it did."""
+        if not Path(path).exists():
+            return False
+        with np.load(path) as data:
+            meta = json.loads(bytes(data["meta"]).decode())
+            if meta.get("version") != STATE_VERSION or meta.get("fingerprint") != self._fingerprint():
+                print(f"{path}: written by other settings or another plan; starting afresh", file=self.log, flush=True)
+                return False
+            for i, e in enumerate(self.endings):
+                self.corrections[e.node] = (data[f"d/{i}/oop"].copy(), data[f"d/{i}/ip"].copy())
+                self.correction_sums[e.node] = (data[f"dsum/{i}/oop"].copy(), data[f"dsum/{i}/ip"].copy())
+                for j, f in enumerate(e.flops):
+                    weights = [np.zeros(1326), np.zeros(1326)]
+                    for p in (0, 1):
+                        f.solver._state.regrets[p][:] = data[f"post/{i}/{j}/regrets{p}"]
+                        f.solver._state.strategy_sums[p][:] = data[f"post/{i}/{j}/sums{p}"]
+                        weights[p][f.solver.hands[p]] = data[f"post/{i}/{j}/weights{p}"]
+                    f.solver.set_ranges(tuple(weights))
+                    f.solver.iterations = int(data[f"post/{i}/{j}/iterations"])
+            self.preflop.load_state({k[len("preflop/"):]: data[k] for k in data.files if k.startswith("preflop/")})
+        self.summed, self.history = int(meta["summed"]), list(meta["history"])
+        self._rebuild_preflop()
+        return True
+
+
+def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str | os.PathLike,
+                  chart_path: str | os.PathLike, report_path: str | os.PathLike) -> dict[str, Any]:
+    """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
+    preflop average strategy, judged by its joint exploitability, its values read under the averaged
+    table) and the report (the exchange history and the joint exploitability)."""
+    table = solve.averaged_table(provenance)
+    gains = solve.joint_exploitability()["gain_bb"]
+    last = {"iterations": solve.iteration, "exploitability_bb": max(gains.values()), "exploitability_per_seat": gains}
+    payoffs = chip_ev_payoffs(solve.tree, solve.base.postflop, solve.base.class_edges, solve.base.aggressor, solved=table)
+    reader = Solver(solve.tree, payoffs, solve.win, solve.tie)
+    reader.load_state(solve.preflop.state())
+    settings = dataclasses.replace(solve.base, model="solved", solved_tables=str(Path(table_path).parent))
+    chart = result_document(solve.spot, solve.tree, settings, reader,
+                            {"model": "chip_ev", "unit": "bb"}, table, solve.win, solve.tie, [last], last)
+    chart["settings"]["solved_method"] = {"method": "exchange", "every": solve.settings.exchange_every,
+                                          "exploitability": "joint, over the fitting flops"}
+    report = {"spot": solve.spot.name, "iterations": solve.iteration, "exploitability_per_seat": gains,
+              "exchanges_averaged": solve.summed, "history": solve.history}
+    write_ending_corrections(table_path, table)
+    write_result(chart_path, chart)
+    write_json_atomic(report_path, report)
+    return report

@@ -1,0 +1,120 @@
+"""The exchanging solve of solved endings (pokerlab.solved.joint) on a small real spot: cash heads-up
+8bb, its most reached flop ending re-valued on one flop, postflop all-in or check on every street."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from pokerlab import cards
+from pokerlab.preflop.ending_corrections import read_ending_corrections
+from pokerlab.preflop.result_file import read_result, write_result
+from pokerlab.preflop.solve import SolveSettings, solve_spot
+from pokerlab.preflop.spot import load_sizing, parse_spot_name
+from pokerlab.solved import values as V
+from pokerlab.solved.joint import JointSolve, current_measurement, write_outputs
+from pokerlab.solved.loop import write_ending_plan
+from pokerlab.solved.settings import POT_TYPES, SolvedSettings
+
+REPO = Path(__file__).resolve().parents[1]
+SPOT = parse_spot_name("cash/2max/8bb")
+ALLIN = {"flop": {"allin": True}, "turn": {"allin": True}, "river": {"allin": True}, "raise_cap": 0,
+         "allin_threshold": 0.67}
+
+
+@pytest.fixture(scope="module")
+def setting(equity_table, tmp_path_factory):
+    """(sizing, base settings, solved settings, plan paths) of the spot."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    folder = tmp_path_factory.mktemp("exchange")
+    sizing = load_sizing(REPO / config["solve"]["sizing"])
+    base = SolveSettings.from_config({**config["solve"], "checkpoints": [200]}, REPO / config["solve"]["postflop"]["file"])
+    write_result(folder / "result.json", solve_spot(SPOT, sizing, equity_table.win, equity_table.tie, base))
+    section = {**config["solved"], "boards": 1, "heldout_boards": 0, "endings": {"max_per_spot": 1, "min_reach": 0.01},
+               "bet_trees": {t: ALLIN for t in POT_TYPES}, "exchange": {"every": 2, "iterations": 6}}
+    settings = SolvedSettings.from_config(section)
+    plan = tuple(folder / f"{name}.tsv" for name in ("spots", "endings", "boards"))
+    write_ending_plan(folder / "result.json", SPOT.name, sizing, settings, *plan)
+    return sizing, base, settings, plan
+
+
+def _solve(setting, equity_table) -> JointSolve:
+    sizing, base, settings, plan = setting
+    return JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, plan[1], plan[2], log=None)
+
+
+def test_an_exchange_pays_every_class_its_measured_value(setting, equity_table):
+    """After an exchange the preflop game pays each class, at the re-valued ending, its value under the
+    postflop current strategies against the preflop current range (up to the conservation residual,
+    split evenly: one constant per role)."""
+    solve = _solve(setting, equity_table)
+    solve.exchange(2)
+    (e,) = solve.endings
+    k = solve.tree.index[e.node]
+    # the preflop current strategy is a function of the regrets, which the rebuild kept
+    reach = solve.preflop.reach_under(solve.preflop.sigma)
+    q = [cards.CLASS_PRIOR * reach[seat, k] for seat in e.seats]
+    solver = e.flops[0].solver
+    solved = V.solved_class_values([(current_measurement(solver), {"board_weight": 1.0})], e.contrib)
+    z = solve.model_payoffs.nodes.tolist().index(k)
+    payoffs = solve.preflop.payoffs
+    for role in (0, 1):
+        seat, opponent = e.seats[role], e.seats[1 - role]
+        dist = q[1 - role] / q[1 - role].sum()
+        paid = np.zeros(cards.N_CLASSES)
+        for x in range(cards.N_CLASSES):
+            hands = np.zeros(2, np.int64)
+            hands[seat] = x
+            for y in np.flatnonzero(dist > 0):
+                hands[opponent] = y
+                paid[x] += dist[y] * payoffs.hand_payoffs(hands, equity_table.win, equity_table.tie)[z, seat]
+        difference = paid - solved.role(V.ROLES[role])
+        assert np.ptp(difference) < 1e-9, role
+        assert abs(difference[0]) < 0.5  # the residual of a chip-conserving solve is small
+    assert solve.history[-1]["iteration"] == 2
+
+
+def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path):
+    straight = _solve(setting, equity_table)
+    straight.run(6)
+    first = _solve(setting, equity_table)
+    first.run(4, tmp_path / "state.npz")
+    resumed = _solve(setting, equity_table)
+    assert resumed.load(tmp_path / "state.npz") and resumed.iteration == 4
+    resumed.run(6)
+    for name, array in straight.preflop.state().items():
+        np.testing.assert_array_equal(resumed.preflop.state()[name], array, err_msg=name)
+    for node, (d_oop, d_ip) in straight.corrections.items():
+        np.testing.assert_array_equal(resumed.corrections[node][0], d_oop)
+        np.testing.assert_array_equal(resumed.corrections[node][1], d_ip)
+    assert [h["iteration"] for h in resumed.history] == [2, 4, 6]
+
+
+def test_a_state_of_other_settings_is_not_resumed(setting, equity_table, tmp_path):
+    sizing, base, settings, plan = setting
+    solve = _solve(setting, equity_table)
+    solve.run(2, tmp_path / "state.npz")
+    other = SolvedSettings.from_config({**settings.raw, "floor_weight": 0.01})
+    fresh = JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, other, plan[1], plan[2], log=None)
+    assert not fresh.load(tmp_path / "state.npz") and fresh.iteration == 0
+
+
+def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equity_table, tmp_path):
+    solve = _solve(setting, equity_table)
+    solve.run(6)
+    report = write_outputs(solve, {"command": "test"}, tmp_path / "table.tsv", tmp_path / "result.json",
+                           tmp_path / "report.json")
+    gains = report["exploitability_per_seat"]
+    assert set(gains) == set(SPOT.positions) and all(g > -1e-6 for g in gains.values())
+    table = read_ending_corrections(tmp_path / "table.tsv")
+    assert table.provenance["method"] == "exchange" and table.provenance["iterations"] == 6
+    assert table.provenance["exchanges_averaged"] == 2  # iterations 4 and 6: the run's second half
+    chart = read_result(tmp_path / "result.json")
+    assert chart["settings"]["postflop_model"] == "solved"
+    assert chart["exploitability_bb"] == pytest.approx(max(gains.values()))
+    assert chart["tier_shares"]["flop_solved"] > 0
+    assert json.loads((tmp_path / "report.json").read_text())["history"][-1]["iteration"] == 6
