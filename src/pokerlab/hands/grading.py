@@ -44,7 +44,7 @@ from pokerlab.charts import CHART_SUFFIX, load_chart, node_frequencies
 from pokerlab.encoding import decode_scaled
 from pokerlab.hands.model import Hand
 from pokerlab.hands.tables import chart_letter
-from pokerlab.sweep import SWEEP_DEPTHS
+from pokerlab.preflop.spot import SWEEP_DEPTHS
 
 STACK_TOLERANCE = 1.5
 PURE_LEVEL = 1.0 - 0.5 / 90  # a decoded frequency this high is the chart's top level: pure

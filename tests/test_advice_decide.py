@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pokerlab.cli import main
-from pokerlab.ranges.decide import Situation, decide, hero_equity_vs_combos, parse_history
+from pokerlab.advice.decide import Situation, decide, hero_equity_vs_combos, parse_history
 from pokerlab.ranges.likelihood import ACTIONS, StrategyLikelihood
 from pokerlab.cards import N_COMBOS, parse_combo
 
@@ -79,7 +79,7 @@ def test_cli_exit_code_two_on_bad_input(capsys):
 
 
 def test_sensitivity_is_seeded_and_regret_is_defined_from_the_alternatives_evs():
-    from pokerlab.ranges.sensitivity import run_sensitivity, sensitivity_table
+    from pokerlab.advice.sensitivity import run_sensitivity, sensitivity_table
 
     spots = [RIVER]
     first = run_sensitivity(spots, alternatives=("calling_station", "maniac"), seed=5)
