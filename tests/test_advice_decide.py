@@ -56,6 +56,20 @@ def test_equity_path_values_fold_call_and_all_in_consistently():
     assert set(report["uncertainty"]) == {"sampling_or_solve", "range_estimation", "abstraction"}
 
 
+@pytest.mark.parametrize("board, history", [("", ""), ("Kc7s2d", "flop: hero check, villain bet 0.5")])
+def test_a_default_decision_builds_the_preflop_tree_once(monkeypatch, board, history):
+    import pokerlab.preflop.tree as tree_module
+
+    builds = []
+    real = tree_module.build_tree
+    monkeypatch.setattr(tree_module, "build_tree", lambda *a, **k: builds.append(a) or real(*a, **k))
+    preflop = "FFFR" if not board else "FFFRFC"
+    report = decide(Situation("AhQd" if not board else "QhJh", "BB" if board else "SB", "BTN", preflop, board,
+                              tuple(parse_history(history))), samples=200)
+    assert len(report["uncertainty"]["range_estimation"]) == 5  # the default alternatives were analysed too
+    assert len(builds) == 1
+
+
 def test_bad_situations_are_named():
     with pytest.raises(ValueError, match="hero_position"):
         decide(Situation("AhKh", "DEALER", "BB", "FFFRF"), alternatives=())

@@ -140,6 +140,7 @@ class _State:
     preflop_options: tuple[str, ...] = ()
     preflop_raise_to: dict[str, float] = field(default_factory=dict)
     hero_in: float = 0.0  # hero's chips in the pot now (this street, preflop only)
+    steps: list[dict[str, Any]] = field(default_factory=list)  # the postflop history replayed (walk_history)
 
 
 def _replay(sit: Situation) -> _State:
@@ -209,7 +210,8 @@ def _replay(sit: Situation) -> _State:
     if hero_acted_last or (hero_ip and not street_actions):
         raise ValueError("history: it is the villain's turn to act")
     return _State(pot=pot, to_call=max(to_call, 0.0), behind=float(node.behind) - spent_hero, street_pot=street_pot,
-                  street_actions=street_actions, hero_line=hero_line, villain_line=villain_line, hero_ip=hero_ip)
+                  street_actions=street_actions, hero_line=hero_line, villain_line=villain_line, hero_ip=hero_ip,
+                  steps=steps)
 
 
 def walk_history(history: Sequence[Action], pot: float, behind: float, street: str) -> list[dict[str, Any]]:
@@ -505,17 +507,6 @@ def _uses_solver(board: list[int], st: _State) -> bool:
         (not names or names[-1] == "bet" or st.to_call <= 1e-9)
 
 
-def _steps(sit: Situation, board: list[int]) -> list[dict]:
-    if not board:
-        return []
-    from pokerlab.preflop.spot import Spot, load_sizing
-    from pokerlab.preflop.tree import build_tree
-
-    node = build_tree(Spot("cash", 6, float(sit.stack_bb)), load_sizing()).node(sit.preflop)
-    return walk_history(sit.history, float(sum(node.contrib)), float(node.behind),
-                        {3: "flop", 4: "turn", 5: "river"}[len(board)])
-
-
 def _analysis(sit: Situation, st: _State, priors: RangePriors, villain_model, villain_prior: Range | None,
               seed: int, samples: int, target_pct: float, max_iterations: int) -> dict[str, Any]:
     board = as_cards(sit.board)
@@ -523,13 +514,12 @@ def _analysis(sit: Situation, st: _State, priors: RangePriors, villain_model, vi
     prior = villain_prior if villain_prior is not None else priors.range(st.villain_line, sit.villain_position,
                                                                         sit.stack_bb)
     hero_cards = [int(c) for c in COMBO_CARDS[parse_combo(sit.hero)]]
-    steps = _steps(sit, board)
-    villain = _infer(prior.remove_cards(hero_cards), "villain", steps, board, model)
+    villain = _infer(prior.remove_cards(hero_cards), "villain", st.steps, board, model)
     if st.preflop_options or len(board) < 4 or not _uses_solver(board, st):
         values, method = _equity_values(sit, st, villain, model, seed, samples)
     else:
         hero_prior = priors.range(st.hero_line, sit.hero_position, sit.stack_bb)
-        hero_range = _infer(hero_prior, "hero", steps, board, "regular")
+        hero_range = _infer(hero_prior, "hero", st.steps, board, "regular")
         values, method = _solver_values(sit, st, hero_range, villain, target_pct, max_iterations)
     best = max(values, key=lambda a: (values[a], a))
     name = getattr(model, "name", "explicit policy")
