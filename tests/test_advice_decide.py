@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pokerlab.cli import main
-from pokerlab.advice.decide import Situation, decide, hero_equity_vs_combos, parse_history
+from pokerlab.advice.decide import Situation, decide, parse_history
+from pokerlab.ranges.equity import hero_equity_vs_combos
 from pokerlab.ranges.likelihood import ACTIONS, StrategyLikelihood
 from pokerlab.cards import N_COMBOS, parse_combo
 

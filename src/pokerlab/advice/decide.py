@@ -42,10 +42,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 import numpy as np
-from numba import njit
 
-from pokerlab.cards import CLASS_NAMES, COMBO_CARDS, N_COMBOS, card_str, parse_combo
-from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.cards import CLASS_NAMES, COMBO_CARDS, parse_combo
+from pokerlab.ranges.equity import hero_equity_vs_combos
 from pokerlab.ranges.likelihood import (
     ARCHETYPES,
     BehaviorModel,
@@ -57,10 +56,8 @@ from pokerlab.ranges.likelihood import (
 from pokerlab.ranges.lines import classify_preflop_line
 from pokerlab.ranges.priors import RangePriors
 from pokerlab.ranges.range import Range, as_cards
-from pokerlab.rng import below, next_u64
 
-__all__ = ["Situation", "Action", "decide", "parse_history", "hero_equity_vs_combos", "range_summary",
-           "ALTERNATIVES", "EXPLICIT_RANGES"]
+__all__ = ["Situation", "Action", "decide", "parse_history", "range_summary", "ALTERNATIVES", "EXPLICIT_RANGES"]
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 EXPLICIT_RANGES = {
@@ -69,7 +66,6 @@ EXPLICIT_RANGES = {
 }
 """The explicit alternatives of the sensitivity analysis (used as priors, then updated)."""
 ALTERNATIVES = ("nit", "calling_station", "maniac", "tight", "wide")
-_COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
 SOLVE_TRIM = 1e-3
 
 
@@ -282,78 +278,6 @@ def _infer(prior: Range, who: str, steps: Sequence[dict], board_cards: list[int]
                                               board=board_cards[: STREETS[step["street"]]], model=model,
                                               size_pot_fraction=step["size"])
     return current
-
-
-# --- equity of one hand against every combo ------------------------------------------------------
-
-
-@njit(cache=True)
-def _hand_vs_combos(hero_bits, combo_bits, live, board_packed, deck, n_deal, n_samples, seed):
-    """Per combo: (sum of equity, number of runouts) of the hero hand; every runout of ``n_deal``
-    cards when ``n_samples`` is 0, else ``n_samples`` seeded random runouts."""
-    n = combo_bits.shape[0]
-    eq = np.zeros(n)
-    count = np.zeros(n)
-    m = deck.shape[0]
-    idx = np.arange(n_deal)
-    state = next_u64(np.uint64(seed))[1]
-    done = False
-    draws = 0
-    while not done:
-        runout = np.int64(0)
-        if n_samples > 0:
-            got = 0
-            while got < n_deal:
-                state, j = below(state, m)
-                if not runout & deck[j]:
-                    runout |= deck[j]
-                    got += 1
-            draws += 1
-            done = draws >= n_samples
-        else:
-            for j in range(n_deal):
-                runout |= deck[idx[j]]
-            j = n_deal - 1
-            while j >= 0 and idx[j] == m - n_deal + j:
-                j -= 1
-            if j < 0:
-                done = True
-            else:
-                idx[j] += 1
-                for k in range(j + 1, n_deal):
-                    idx[k] = idx[k - 1] + 1
-        packed = board_packed | runout
-        hs = rank_of_packed(packed | hero_bits)
-        for c in range(n):
-            if live[c] and not (combo_bits[c] & runout):
-                vs = rank_of_packed(packed | combo_bits[c])
-                count[c] += 1.0
-                if hs > vs:
-                    eq[c] += 1.0
-                elif hs == vs:
-                    eq[c] += 0.5
-    return eq, count
-
-
-def hero_equity_vs_combos(hero: str, board="", samples: int = 4000, seed: int = 0) -> tuple[np.ndarray, np.ndarray, bool]:
-    """(equity of ``hero`` against each combo (1,326; NaN where blocked), runouts per combo, exact):
-    every runout from the flop on, ``samples`` seeded boards preflop."""
-    hero_combo = parse_combo(hero)
-    hero_cards = [int(c) for c in COMBO_CARDS[hero_combo]]
-    board_cards = as_cards(board)
-    if set(hero_cards) & set(board_cards):
-        raise ValueError(f"hero: {hero} shares a card with the board")
-    removed = hero_cards + board_cards
-    live = ~np.isin(COMBO_CARDS, removed).any(axis=1)
-    deck = np.array([CARD_BITS[c] for c in range(52) if c not in removed], dtype=np.int64)
-    board_packed = int(np.bitwise_or.reduce(CARD_BITS[board_cards])) if board_cards else 0
-    n_deal = 5 - len(board_cards)
-    exact = n_deal <= 2
-    eq, count = _hand_vs_combos(np.int64(_COMBO_BITS[hero_combo]), _COMBO_BITS, live, np.int64(board_packed), deck,
-                                n_deal, 0 if exact else int(samples), np.uint64(seed))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(count > 0, eq / np.maximum(count, 1), np.nan)
-    return out, count, exact
 
 
 # --- valuing the hero's actions ----------------------------------------------------------------
