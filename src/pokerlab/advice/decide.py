@@ -38,7 +38,7 @@ the largest weight of the hero's range (a solve reads values only for hands in t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np

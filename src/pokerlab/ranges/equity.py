@@ -30,6 +30,10 @@ Three ways to compute it (``method``)
 Outcomes, per player, as shares of deals: ``win`` (the player alone has the best hand),
 ``tie`` (the player shares the best hand), and ``equity`` (the expected share of the pot,
 ``win`` plus each tie split evenly among the tied). All randomness comes from ``seed``.
+
+Against each combo apart: :func:`hero_equity_vs_combos` gives one hand's equity against every
+one of the 1,326 combos (every runout from the flop on, seeded runouts preflop), with the same
+runout dealing and stepping as the kernels above.
 """
 
 from __future__ import annotations
