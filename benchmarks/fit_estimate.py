@@ -56,7 +56,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
     from pokerlab.fit.solves import read_measurement
-    from pokerlab.preflop.solve import JOB_CPU
+    from pokerlab.job_log import JOB_CPU
 
     rows = []
     for bench in sorted(glob.glob(os.path.join(args.workdir, "logs/benchmarks/fit/*.tsv"))):

@@ -117,7 +117,7 @@ def main() -> int:
     jobs = len(re.findall(r"^Finished jobid", run.stderr + run.stdout, re.MULTILINE))
     solve_cpu = 0.0
     solve_jobs = 0
-    from pokerlab.preflop.solve import JOB_CPU
+    from pokerlab.job_log import JOB_CPU
 
     for log in glob.glob(str(work / "logs/solves/*.log")):
         found = JOB_CPU.findall(Path(log).read_text())

@@ -249,7 +249,7 @@ def test_decide_refuses_a_hero_size_of_zero_or_less(capsys, sizes):
 
 
 def test_the_decide_library_refuses_a_size_of_zero():
-    from pokerlab.ranges.decide import Situation, decide
+    from pokerlab.advice.decide import Situation, decide
 
     sit = Situation(hero="AhQd", hero_position="BB", villain_position="BTN", preflop="FFFRFC", board="Kc7s2d",
                     hero_sizes=(0.5, 0.0))

@@ -439,7 +439,7 @@ history_text = st.lists(st.tuples(st.sampled_from(["flop", "turn", "river", "pre
 @given(history_text)
 def test_decide_history_raises_only_value_error_and_keeps_finite_sizes(text):
     """Reliability round two, R13: 'villain bet nan' was read as a bet of NaN pots."""
-    from pokerlab.ranges.decide import parse_history
+    from pokerlab.advice.decide import parse_history
 
     actions = _only_value_error(parse_history, text)
     for action in actions or []:

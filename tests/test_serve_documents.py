@@ -12,7 +12,8 @@ from pokerlab.charts import load_chart
 from pokerlab.cards import COMBO_IDS, parse_cards
 from pokerlab.cli import main
 from pokerlab.encoding import decode
-from pokerlab.serve.documents import grid169, preflop_document, preflop_tree, validate_document
+from pokerlab.preflop.tree import recorded_tree
+from pokerlab.serve.documents import grid169, preflop_document, validate_document
 from pokerlab.serve.pack import Pack, write_pack
 
 RANKS = "AKQJT98765432"
@@ -133,7 +134,7 @@ def test_preflop_documents_for_every_node(served_release):
         chart = load_chart(path)
         positions = chart["spot"]["positions"]
         provenance = {"campaign": "t", "stamp": "s", "pack_sha256": "0" * 64, "manifest": {"listed": False}}
-        tree = preflop_tree(chart)
+        tree = recorded_tree(chart)
         for node in chart["nodes"]:
             doc = preflop_document(chart, node["id"], tree, provenance)
             validate_document(doc, strict=node["id"] == "")

@@ -236,7 +236,8 @@ def test_the_api_lists_a_lazy_pack_street_by_street(turn_pack):
 
 def test_a_fit_job_writes_a_root_tier_pack_agreeing_with_its_record(tmp_path):
     from pokerlab.fit.settings import FitSettings
-    from pokerlab.fit.solves import measure
+    from pokerlab.fit.solves import FIT_CAMPAIGN, measure
+    from pokerlab.serve.pack import replace_root_pack
 
     from test_fit import BASE
 
@@ -244,7 +245,8 @@ def test_a_fit_job_writes_a_root_tier_pack_agreeing_with_its_record(tmp_path):
     spot = PostflopSpot(6.0, 12.0, tuple(parse_cards("QsJh2h8d3c")), Range.parse("QQ,JJ,AQ,KQs,T9s").weights,
                         Range.parse("AA,KK,QJs,AJs,98s").weights, settings.bet_tree)
     pack_dir = tmp_path / "results" / "fit" / "solves" / "cash" / "2max" / "20bb" / "e0" / "b0.pack"
-    frame, record = measure(spot, settings, threads=1, pack_dir=pack_dir)
+    frame, record = measure(spot, settings, threads=1, on_played=lambda solver: replace_root_pack(
+        solver, settings.accuracy_pct_pot, pack_dir, FIT_CAMPAIGN))
     plain, plain_record = measure(spot, settings, threads=1)
     assert frame.equals(plain) and record == plain_record  # the pack does not change the measurement
     pack = Pack(pack_dir)

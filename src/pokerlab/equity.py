@@ -52,6 +52,15 @@ _CLASS_COMBO_COUNT = C.CLASS_WEIGHTS.astype(np.int64)
 # --- sampling ----------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _showdown(board, hero, villain):
+    """(1, 0) if the hand ``hero`` beats ``villain`` on ``board``, (0, 1) on a tie, else (0, 0)
+    (cards as the evaluator's packed bits)."""
+    hs = rank_of_packed(board | hero)
+    vs = rank_of_packed(board | villain)
+    return (1, 0) if hs > vs else ((0, 1) if hs == vs else (0, 0))
+
+
 @njit(cache=True)
 def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_count, card_bits):
     wins = 0
@@ -80,12 +89,9 @@ def _sample_pair(hero_class, villain_class, samples, state, class_cards, class_c
                     used |= bit
                     board |= bit
                     dealt += 1
-        hs = rank_of_packed(board | hero)
-        vs = rank_of_packed(board | villain)
-        if hs > vs:
-            wins += 1
-        elif hs == vs:
-            ties += 1
+        won, tied = _showdown(board, hero, villain)
+        wins += won
+        ties += tied
     return wins, ties
 
 
@@ -327,13 +333,9 @@ def _enumerate_boards(h0, h1, v0, v1, card_bits):
                 for i3 in range(i2 + 1, 47):
                     m3 = m2 | deck[i3]
                     for i4 in range(i3 + 1, 48):
-                        board = m3 | deck[i4]
-                        hs = rank_of_packed(board | hero)
-                        vs = rank_of_packed(board | villain)
-                        if hs > vs:
-                            wins += 1
-                        elif hs == vs:
-                            ties += 1
+                        won, tied = _showdown(m3 | deck[i4], hero, villain)
+                        wins += won
+                        ties += tied
                         boards += 1
     return wins, ties, boards
 

@@ -28,11 +28,11 @@ from typing import Iterable
 import pandas as pd
 
 from pokerlab.io import atomic_path, read_text
-from pokerlab.preflop.spot import FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, depth_label, parse_spot_name, spot_name
+from pokerlab.preflop.spot import (FORMATS, MAX_SEATS, MIN_SEATS, PLANNED_FORMATS, SWEEP_DEPTHS, depth_label,
+                                   parse_spot_name, spot_name)
 
 SWEEP_FORMATS = ("cash", "mtt", "icm_bubble", "icm_final")
 SWEEP_SEATS = tuple(range(2, 10))
-SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
 SHEET_COLUMNS = ("format", "seats", "depth")
 OVERRIDE_COLUMNS = ("checkpoints", "bar_coefficient", "mem_mb", "runtime")
 # Default resources of one solve job by table size. Memory: the largest peak resident size of

@@ -6,7 +6,8 @@ import os
 import sys
 import time
 
-from pokerlab.preflop.solve import SolveSettings, job_cpu_line, solve_spot_to_file, solve_timing_line
+from pokerlab.job_log import job_cpu_line
+from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file, solve_timing_line
 from pokerlab.preflop.spot import parse_spot_name
 from pokerlab.solved.settings import settings_sha256
 

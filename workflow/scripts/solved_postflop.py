@@ -2,7 +2,7 @@
 
 import sys
 
-from pokerlab.preflop.solve import job_cpu_line
+from pokerlab.job_log import job_cpu_line
 from pokerlab.solved.loop import solve_ending_job
 from pokerlab.solved.settings import SolvedSettings
 

@@ -7,7 +7,7 @@ and effective combos, entropy, top classes, model), the EV of each action in bb 
 recommendation, then the uncertainties kept apart: sampling or solve error, the same decision
 under the alternative villain models, and what the valuation abstracts away. ``--json`` prints
 the whole report. ``--villain-stats PATH --villain NAME`` chooses the villain's archetype from its
-VPIP, PFR and aggression factor measured in hand-history files (:mod:`pokerlab.ranges.profile`).
+VPIP, PFR and aggression factor measured in hand-history files (:mod:`pokerlab.advice.profile`).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pokerlab.ranges.decide import ALTERNATIVES, Situation, decide, format_report, parse_history
+    from pokerlab.advice.decide import ALTERNATIVES, Situation, decide, format_report, parse_history
     from pokerlab.ranges.priors import RangePriors
 
     sit = Situation(hero=args.hero, hero_position=args.hero_position, villain_position=args.villain_position,
@@ -77,7 +77,7 @@ def _run(args: argparse.Namespace) -> int:
             raise ValueError("--villain-stats PATH and --villain NAME go together")
         if args.model is not None:
             raise ValueError("--model and --villain-stats both choose the villain's model; give one")
-        from pokerlab.ranges.profile import villain_profile
+        from pokerlab.advice.profile import villain_profile
 
         profile = villain_profile(args.villain_stats, args.villain)
         model = profile["archetype"]

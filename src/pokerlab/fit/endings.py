@@ -27,7 +27,7 @@ import numpy as np
 
 from pokerlab.cards import CLASS_PRIOR, COMBO_CLASS, N_CLASSES
 from pokerlab.preflop.spot import Sizing, Spot
-from pokerlab.preflop.tree import Tree, build_tree, postflop_order
+from pokerlab.preflop.tree import Tree, postflop_order, recorded_tree
 
 
 @dataclass(frozen=True)
@@ -94,9 +94,9 @@ def spot_endings(result: dict, sizing: Sizing) -> SpotEndings:
     """Walk a shipped result's average strategy to every ending; keep the heads-up flop ones."""
     meta = result["spot"]
     spot = Spot(meta["format"], int(meta["seats"]), float(meta["depth_bb"]))
-    tree = build_tree(spot, sizing, shove_or_fold=bool(meta.get("shove_or_fold", False)))
-    if tree.sizing != result["sizing"]:
+    if sizing.as_dict(spot.depth) != result["sizing"]:
         raise ValueError(f"{spot.name}: the result was solved with another sizing schedule than the one given")
+    tree = recorded_tree(result)
     strategy = _node_strategies(result, tree)
     names = spot.positions
     own = np.ones((spot.seats, N_CLASSES))

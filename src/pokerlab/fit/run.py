@@ -14,7 +14,8 @@ import json
 import math
 import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -40,15 +41,17 @@ def job_spot(job, settings: FitSettings) -> PostflopSpot:
 
 
 def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key: str, settings: FitSettings,
-              out_path: str | os.PathLike, threads: int | None = None, pack: bool = True) -> None:
-    """Measure job ``key`` (``{spot}/e{rank}/b{board}``) and write its Parquet file, and (``pack``,
-    builtin backend) its played solve as a root-tier pack beside it (``bN.pack/``, a side product
-    that is not a declared workflow output; a re-run replaces it)."""
+              out_path: str | os.PathLike, threads: int | None = None,
+              write_pack: Callable[[Any, Path], Any] | None = None) -> None:
+    """Measure job ``key`` (``{spot}/e{rank}/b{board}``) and write its Parquet file, and (with
+    ``write_pack``, builtin backend) have ``write_pack(solver, pack_dir)`` write its played solve
+    beside it (``bN.pack/``, a side product that is not a declared workflow output; a re-run
+    replaces it)."""
     import shutil
 
     from pokerlab.fit.solves import pack_path
 
-    pack_dir = pack_path(out_path) if pack and settings.backend == "builtin" else None
+    pack_dir = pack_path(out_path) if write_pack is not None and settings.backend == "builtin" else None
     if pack_dir is not None:
         shutil.rmtree(pack_dir, ignore_errors=True)  # never leave a pack of an earlier run beside a new measurement
     job = read_job(endings_tsv, boards_tsv, key)
@@ -63,7 +66,8 @@ def solve_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key
     print(f"{key}: ending {e.node} ({e.oop} vs {e.ip}) on {job.board}, pot {e.pot_bb:g}bb, {e.behind_bb:g}bb behind, "
           f"{int((spot.oop_range > 0).sum())} x {int((spot.ip_range > 0).sum())} combos, {settings.backend} to "
           f"{settings.accuracy_pct_pot:g}% of the pot", file=sys.stderr, flush=True)
-    frame, summary = measure_spot(spot, settings, threads, pack_dir)
+    on_played = None if pack_dir is None else (lambda solver: write_pack(solver, pack_dir))
+    frame, summary = measure_spot(spot, settings, threads, on_played)
     record.update({"missing": False, "node": e.node, "reach": e.reach, "pot_bb": e.pot_bb, "behind_bb": e.behind_bb,
                    "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,
                    "aggressor_in_position": e.aggressor_in_position, "board": job.board, "stratum": job.stratum,

@@ -18,9 +18,10 @@ bb) and ``p_showdown``; ``mass`` is the combo's weight in its range times the op
 does not block (the weight every range-level mean uses). Range-level values and the ending,
 board and solve settings ride in the Parquet file's metadata (key ``pokerlab.fit``).
 
-With the builtin backend each job also writes its played solve as a root-tier pack of
-NodeDocuments beside the Parquet file (``bN.pack/``, :mod:`pokerlab.serve.pack`; the root
-street's decisions, amounts in bb), which ``pokerlab serve results`` lists as ``fit.<spot>.eR.bN``.
+With the builtin backend :func:`measure` hands the played solve to a caller's ``on_played``
+before the control run: the workflow's job writes it as a root-tier pack of NodeDocuments beside
+the Parquet file (``bN.pack/``, :func:`pokerlab.serve.pack.replace_root_pack`; the root street's
+decisions, amounts in bb), which ``pokerlab serve results`` lists as ``fit.<spot>.eR.bN``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -58,32 +59,15 @@ def _progress(iterations: int, pct_pot: float) -> None:
 
 
 def _builtin(spot: PostflopSpot, settings: FitSettings, threads: int | None,
-             pack_dir: str | os.PathLike | None = None) -> tuple[PostflopResult, PostflopResult]:
+             on_played: Callable[[Any], Any] | None = None) -> tuple[PostflopResult, PostflopResult]:
     from pokerlab.postflop.solver import solve_spot, solve_spot_keeping
 
     played, solver = solve_spot_keeping(spot, settings.accuracy_pct_pot, settings.max_iterations, threads=threads,
                                         progress=_progress)
-    if pack_dir is not None:  # read-only walks of the solved state: the measurement is unchanged
-        write_fit_pack(solver, settings, pack_dir)
+    if on_played is not None:  # read-only walks of the solved state: the measurement is unchanged
+        on_played(solver)
     control = solve_spot(spot.without_stacks(), 0.0, 1, threads=threads)
     return played, control
-
-
-def write_fit_pack(solver, settings: FitSettings, pack_dir: str | os.PathLike) -> dict[str, Any]:
-    """Write the played solve as a root-tier pack (the root street's NodeDocuments, amounts in bb)
-    into ``pack_dir``, replacing a pack an earlier run of the job left there. Root tier only: a
-    wide flop's tree tier runs to hundreds of thousands of documents."""
-    import shutil
-
-    from pokerlab.serve.pack import pack_spot, write_pack
-
-    out = Path(pack_dir)
-    tmp = out.with_name(out.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    index = write_pack(tmp, [pack_spot(solver, settings.accuracy_pct_pot, tier="root")], campaign=FIT_CAMPAIGN)
-    shutil.rmtree(out, ignore_errors=True)
-    os.replace(tmp, out)
-    return index
 
 
 def pack_path(measurement_path: str | os.PathLike) -> Path:
@@ -92,7 +76,7 @@ def pack_path(measurement_path: str | os.PathLike) -> Path:
 
 
 def _texassolver(spot: PostflopSpot, settings: FitSettings, threads: int | None,
-                 pack_dir: str | os.PathLike | None = None) -> tuple[PostflopResult, PostflopResult]:
+                 on_played: Callable[[Any], Any] | None = None) -> tuple[PostflopResult, PostflopResult]:
     """Run TexasSolver on the played spot (in chips = bb x chips_per_bb); the control run
     needs no solver (a check-down has no decisions) and comes from pokerlab's exact read-out."""
     from pokerlab.postflop.solver import solve_spot
@@ -129,13 +113,14 @@ def _unscale(result: PostflopResult, scale: float) -> PostflopResult:
 
 
 def measure(spot: PostflopSpot, settings: FitSettings, threads: int | None = None,
-            pack_dir: str | os.PathLike | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+            on_played: Callable[[Any], Any] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Solve ``spot`` (amounts in bb) as played and as the control run with the configured
     backend; return the per-combo table and the range-level record (see the module docstring).
-    With ``pack_dir`` the builtin backend also writes the played solve there as a root-tier pack
-    (:func:`write_fit_pack`); the TexasSolver backend writes none."""
+    The builtin backend calls ``on_played`` with the played solve's
+    :class:`~pokerlab.postflop.solver.PostflopSolver` (to write it as a pack, say); the
+    TexasSolver backend keeps no solver and calls nothing."""
     played, control = (_texassolver if settings.backend == "texassolver" else _builtin)(spot, settings, threads,
-                                                                                        pack_dir)
+                                                                                        on_played)
     return measurement_table(played, control)
 
 

@@ -44,7 +44,7 @@ from pokerlab.charts import CHART_SUFFIX, load_chart, node_frequencies
 from pokerlab.encoding import decode_scaled
 from pokerlab.hands.model import Hand
 from pokerlab.hands.tables import chart_letter
-from pokerlab.sweep import SWEEP_DEPTHS
+from pokerlab.preflop.spot import SWEEP_DEPTHS
 
 STACK_TOLERANCE = 1.5
 PURE_LEVEL = 1.0 - 0.5 / 90  # a decoded frequency this high is the chart's top level: pure
@@ -83,19 +83,14 @@ class Chart:
     """One published chart, decoded once, with the raise sizes of its tree."""
 
     def __init__(self, path: str | os.PathLike):
-        from pokerlab.preflop.spot import Spot, parse_sizing
-        from pokerlab.preflop.tree import build_tree
+        from pokerlab.preflop.tree import recorded_tree
 
         self.path = Path(path)
         self.doc = load_chart(path)
         spot = self.doc["spot"]
         self.format, self.seats, self.depth = spot["format"], int(spot["seats"]), float(spot["depth_bb"])
         self.positions = tuple(spot["positions"])
-        s = self.doc["sizing"]
-        band = {k: s[k] for k in ("open", "raise_over_limp", "three_bet_ip", "three_bet_oop", "per_caller", "four_bet")}
-        sizing = parse_sizing({"all_in_below": s["all_in_below"], "bands": [{"name": s["band"], "up_to_depth": None, **band}]})
-        self.tree = build_tree(Spot(self.format, self.seats, self.depth), sizing, shove_or_fold=bool(spot.get("shove_or_fold")))
-        self.ante = Spot(self.format, self.seats, self.depth).ante
+        self.tree = recorded_tree(self.doc)
         bar = float(self.doc["solve"]["bar_bb"])
         self.min_reach = bar / (2 * self.depth)  # below it, losing a whole stack there stays under the bar
         self.nodes: dict[str, ChartNode] = {}
@@ -106,7 +101,7 @@ class Chart:
             if "R" in acts:
                 child = self.tree.node(node["id"] + "R")
                 seat = self.positions.index(node["actor"])
-                raise_to = child.contrib[seat] - (self.ante if seat == self.seats - 1 else 0.0)
+                raise_to = self.tree.live_contrib(child, seat)
             self.nodes[node["id"]] = ChartNode(node["id"], node["actor"], acts, bool(node["capped"]),
                                                np.stack([freqs[a] for a in acts]),
                                                np.stack([decode_scaled(node["ev_bb"][a]) for a in acts]),

@@ -8,7 +8,7 @@ and the solve, with TexasSolver's meanings:
 
 * ``set_pot`` / ``set_effective_stack``: chips; the pot is dead money split evenly.
 * ``set_range_ip`` / ``set_range_oop``: class lists with optional ``:weight`` (parsed by
-  :class:`pokerlab.ranges.Range`).
+  :func:`pokerlab.range_notation.parse_range`).
 * ``set_bet_sizes <oop|ip>,<flop|turn|river>,<bet|raise|donk>,s1,s2...`` sizes in % of the
   pot; ``...,allin`` enables the all-in. Like TexasSolver, a street with no ``donk`` sizes
   lets OOP open only with the all-in after it called IP's bet on the previous street.
@@ -42,7 +42,7 @@ from pokerlab.postflop.game import PLAYER_NAMES, STREET_NAMES, BetTree, Postflop
 from pokerlab.postflop.result import PostflopResult
 from pokerlab.postflop.solver import PostflopSolver
 from pokerlab.postflop.tree import CHANCE, DECISION
-from pokerlab.ranges import Range
+from pokerlab.range_notation import parse_range
 
 _IGNORED = {"build_tree", "set_thread_num", "set_print_interval", "set_use_isomorphism", "start_solve",
             "set_dump_rounds", "dump_result"}
@@ -132,8 +132,8 @@ def parse_texassolver_input(text: str) -> TexasSolverInput:
         pot=pot,
         stack=stack,
         board=board,
-        oop_range=Range.parse(ranges["oop"]).weights,
-        ip_range=Range.parse(ranges["ip"]).weights,
+        oop_range=parse_range(ranges["oop"]),
+        ip_range=parse_range(ranges["ip"]),
         bet_tree=BetTree(streets=streets, allin_threshold=threshold, raise_cap=max(raise_limit - 1, 0),
                          whole_chips=True),
     )

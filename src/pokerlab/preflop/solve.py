@@ -405,15 +405,6 @@ def solve_timing_line(wall_seconds: float, cpu_seconds: float) -> str:
     return f"solve wall_seconds {wall_seconds:.3f} cpu_seconds {cpu_seconds:.3f}"
 
 
-JOB_CPU = re.compile(r"^job cpu_seconds (\S+)$", re.MULTILINE)
-"""The line a solve job writes last, in its last spot's log (:func:`job_cpu_line`)."""
-
-
-def job_cpu_line() -> str:
-    """A solve job's own CPU seconds (user + system) since it started, imports included."""
-    return f"job cpu_seconds {sum(os.times()[:2]):.3f}"
-
-
 def read_solve_timing(log_path: str | os.PathLike) -> tuple[float, float]:
     """(wall, CPU) seconds of the last :func:`solve_timing_line` in a spot's log; NaN if none."""
     path = Path(log_path)

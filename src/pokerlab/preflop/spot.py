@@ -26,6 +26,8 @@ the ICM formats value chips by the payout structure of the same name (``pokerlab
 
 PLANNED_FORMATS: tuple[str, ...] = ()
 MIN_SEATS, MAX_SEATS = 2, 9
+SWEEP_DEPTHS = (5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 100, 125, 150, 200)
+"""The stack depths (bb) the full sweep solves (:mod:`pokerlab.sweep`): the charts there are."""
 
 POSITIONS: dict[int, tuple[str, ...]] = {
     2: ("SB", "BB"),

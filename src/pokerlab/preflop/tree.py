@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, Mapping
 
 import numpy as np
 
-from pokerlab.preflop.spot import Sizing, SizingBand, Spot
+from pokerlab.preflop.spot import SIZING_FIELDS, Sizing, SizingBand, Spot, parse_sizing
 
 ACTIONS = "FCRSA"
 KINDS = ("decision", "fold", "allin", "flop")
@@ -120,6 +121,11 @@ class Tree:
             return self.nodes[self.index[node_id]]
         except KeyError:
             raise ValueError(f"node {node_id!r} is not in the tree") from None
+
+    def live_contrib(self, node: Node, seat: int) -> float:
+        """Chips (bb) of ``seat``'s contribution at ``node`` that are live: the contribution
+        minus the dead ante the big blind (the last seat) posts. A raise-to is a live amount."""
+        return node.contrib[seat] - (self.spot.ante if seat == self.seats - 1 else 0.0)
 
     @cached_property
     def parent(self) -> np.ndarray:
@@ -306,3 +312,21 @@ def build_tree(spot: Spot, sizing: Sizing, shove_or_fold: bool = False) -> Tree:
     nodes = tuple(by_id[i] for i in order)
     return Tree(spot=spot, sizing=sizing.as_dict(spot.depth), shove_or_fold=shove_or_fold, nodes=nodes,
                 index={node.id: k for k, node in enumerate(nodes)})
+
+
+def recorded_tree(document: Mapping[str, Any]) -> Tree:
+    """The tree a result or chart document was solved on, rebuilt from the ``spot`` (with its
+    ``shove_or_fold``) and the ``sizing`` rows it records (a second 3-bet size included).
+    ``ValueError`` if those rows do not rebuild to themselves."""
+    recorded = document["sizing"]
+    band = {"name": recorded["band"], "up_to_depth": None, "open": recorded["open"],
+            **{f: recorded[f] for f in SIZING_FIELDS}}
+    if "second_three_bet" in recorded:
+        band["second_three_bet"] = recorded["second_three_bet"]
+    spot = document["spot"]
+    tree = build_tree(Spot(spot["format"], int(spot["seats"]), float(spot["depth_bb"])),
+                      parse_sizing({"all_in_below": recorded["all_in_below"], "bands": [band]}),
+                      shove_or_fold=bool(spot.get("shove_or_fold", False)))
+    if tree.sizing != recorded:
+        raise ValueError(f"sizing: the recorded rows {recorded} rebuild to {tree.sizing}")
+    return tree

@@ -1,10 +1,10 @@
-"""Ranges as distributions over the 1,326 combos, range notation, multiway equity and inference.
+"""Ranges as distributions over the 1,326 combos, multiway equity and inference.
 
-``Range.parse("TT+,AQs+,AKo")`` gives a :class:`Range`; ``.weights`` is its 1,326-vector.
-Multiway (side-pot aware) equity lives in :mod:`pokerlab.ranges.equity`; where a range comes
-from in :mod:`.priors` (generated from our charts) and :mod:`.lines`; how it moves when its player
-acts in :mod:`.likelihood`; decision reports in :mod:`.decide` and the range-sensitivity experiment
-in :mod:`.sensitivity`.
+``Range.parse("TT+,AQs+,AKo")`` gives a :class:`Range` (its text form is
+:mod:`pokerlab.range_notation`); ``.weights`` is its 1,326-vector. Multiway (side-pot aware)
+equity lives in :mod:`pokerlab.ranges.equity`; where a range comes from in :mod:`.priors`
+(generated from our charts) and :mod:`.lines`; how it moves when its player acts in
+:mod:`.likelihood`. Decision reports built on them are in :mod:`pokerlab.advice`.
 """
 
 from pokerlab.ranges.range import Range

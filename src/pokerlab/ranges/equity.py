@@ -30,6 +30,10 @@ Three ways to compute it (``method``)
 Outcomes, per player, as shares of deals: ``win`` (the player alone has the best hand),
 ``tie`` (the player shares the best hand), and ``equity`` (the expected share of the pot,
 ``win`` plus each tie split evenly among the tied). All randomness comes from ``seed``.
+
+Against each combo apart: :func:`hero_equity_vs_combos` gives one hand's equity against every
+one of the 1,326 combos (every runout from the flop on, seeded runouts preflop), with the same
+runout dealing and stepping as the kernels above.
 """
 
 from __future__ import annotations
@@ -41,12 +45,13 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS
+from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS, parse_combo
 from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
 from pokerlab.rng import below, next_u64, uniform
 
-__all__ = ["EquityResult", "multiway_equity", "pot_layers", "format_equity", "AUTO_EXACT_WORK", "MAX_OPPONENTS"]
+__all__ = ["EquityResult", "multiway_equity", "hero_equity_vs_combos", "pot_layers", "format_equity", "AUTO_EXACT_WORK",
+           "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 8
 AUTO_EXACT_WORK = 3e8
@@ -185,17 +190,41 @@ def _alias_table(weights, prob, alias):
 
 
 @njit(cache=True, inline="always")
-def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, strengths):
-    """Deal ``n_deal`` cards uniformly from ``deck`` minus ``used``; fill ``strengths``."""
-    packed = board_packed
+def _deal(state, deck, used, n_deal):
+    """Deal ``n_deal`` cards uniformly from ``deck`` less the cards in ``used`` (packed bits):
+    (state, the dealt cards' bits)."""
+    dealt = np.int64(0)
     for _ in range(n_deal):
         while True:
             state, j = below(state, deck.shape[0])
             bit = deck[j]
-            if not used & bit:
+            if not (used | dealt) & bit:
                 break
-        used |= bit
-        packed |= bit
+        dealt |= bit
+    return state, dealt
+
+
+@njit(cache=True, inline="always")
+def _next_combination(idx, n):
+    """Step ``idx`` (increasing positions) to the next combination of ``len(idx)`` out of ``n``
+    in lexicographic order; False after the last one."""
+    k = idx.shape[0]
+    j = k - 1
+    while j >= 0 and idx[j] == n - k + j:
+        j -= 1
+    if j < 0:
+        return False
+    idx[j] += 1
+    for m in range(j + 1, k):
+        idx[m] = idx[m - 1] + 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def _showdown(state, hands, used, board_packed, deck, n_deal, combo_bits, strengths):
+    """Deal ``n_deal`` cards uniformly from ``deck`` minus ``used``; fill ``strengths``."""
+    state, dealt = _deal(state, deck, used, n_deal)
+    packed = board_packed | dealt
     for i in range(hands.shape[0]):
         strengths[i] = rank_of_packed(packed | combo_bits[hands[i]])
     return state
@@ -328,16 +357,43 @@ def _exact_kernel(
                 strengths[i] = s
             if live:
                 _score(strengths, tuple_weights[t], acc, layer_amount, layer_eligible)
-        # next combination of n_deal positions out of n (lexicographic)
-        j = n_deal - 1
-        while j >= 0 and idx[j] == n - n_deal + j:
-            j -= 1
-        if j < 0:
+        if not _next_combination(idx, n):
             break
-        idx[j] += 1
-        for m in range(j + 1, n_deal):
-            idx[m] = idx[m - 1] + 1
     return acc
+
+
+@njit(cache=True)
+def _hand_vs_combos_kernel(hand_bits, combo_bits, live, board_packed, deck, n_deal, n_samples, seed):
+    """Per combo: (sum of the hand's equity, number of runouts) over every runout of ``n_deal``
+    cards from ``deck`` when ``n_samples`` is 0, else over ``n_samples`` seeded random runouts."""
+    n = combo_bits.shape[0]
+    eq = np.zeros(n)
+    count = np.zeros(n)
+    idx = np.arange(n_deal)
+    state = next_u64(np.uint64(seed))[1]
+    draws = 0
+    more = True
+    while more:
+        if n_samples > 0:
+            state, runout = _deal(state, deck, np.int64(0), n_deal)
+            draws += 1
+            more = draws < n_samples
+        else:
+            runout = np.int64(0)
+            for j in range(n_deal):
+                runout |= deck[idx[j]]
+            more = _next_combination(idx, deck.shape[0])
+        packed = board_packed | runout
+        hs = rank_of_packed(packed | hand_bits)
+        for c in range(n):
+            if live[c] and not (combo_bits[c] & runout):
+                vs = rank_of_packed(packed | combo_bits[c])
+                count[c] += 1.0
+                if hs > vs:
+                    eq[c] += 1.0
+                elif hs == vs:
+                    eq[c] += 0.5
+    return eq, count
 
 
 # --- the library function -------------------------------------------------------------------
@@ -557,6 +613,27 @@ def multiway_equity(
         deal.n_deal, trials, np.uint64(seed % 2**64), layer_amount, layer_eligible,
     )  # fmt: skip
     return _result(deal, acc, "importance", trials, trials)
+
+
+def hero_equity_vs_combos(hero: str, board="", samples: int = 4000, seed: int = 0) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(equity of the hand ``hero`` against each combo (1,326; NaN where blocked), runouts per
+    combo, exact): every runout from the flop on, ``samples`` seeded boards preflop."""
+    hero_combo = parse_combo(hero)
+    hero_cards = [int(c) for c in COMBO_CARDS[hero_combo]]
+    board_cards = as_cards(board)
+    if set(hero_cards) & set(board_cards):
+        raise ValueError(f"hero: {hero} shares a card with the board")
+    removed = hero_cards + board_cards
+    live = ~np.isin(COMBO_CARDS, removed).any(axis=1)
+    deck = np.array([CARD_BITS[c] for c in range(52) if c not in removed], dtype=np.int64)
+    board_packed = int(np.bitwise_or.reduce(CARD_BITS[board_cards])) if board_cards else 0
+    n_deal = 5 - len(board_cards)
+    exact = n_deal <= 2
+    eq, count = _hand_vs_combos_kernel(np.int64(_COMBO_BITS[hero_combo]), _COMBO_BITS, live, np.int64(board_packed),
+                                       deck, n_deal, 0 if exact else int(samples), np.uint64(seed))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(count > 0, eq / np.maximum(count, 1), np.nan)
+    return out, count, exact
 
 
 def format_equity(result: EquityResult, label_width: int = 32) -> str:

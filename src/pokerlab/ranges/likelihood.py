@@ -47,7 +47,7 @@ for every one of the 1,326 combos at once (:func:`update_range_for_action`). The
     VPIP, PFR and aggression factor have been measured, :func:`archetype_from_stats` picks the
     archetype whose reference profile is nearest (each statistic scaled by its spread across the
     profiles); that is a choice among four illustrations, not an estimate.
-    :func:`pokerlab.ranges.profile.villain_profile` measures the statistics from hand files.
+    :func:`pokerlab.advice.profile.villain_profile` measures the statistics from hand files.
 
 ``StrategyLikelihood``
     An explicit per-combo policy: ``P(action | combo)`` read from a preflop chart node

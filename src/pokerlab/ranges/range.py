@@ -33,7 +33,7 @@ from pokerlab.cards import (
     parse_class,
     parse_combo,
 )
-from pokerlab.ranges.notation import format_range, parse_range
+from pokerlab.range_notation import format_range, parse_range
 
 __all__ = ["Range", "as_cards", "as_range"]
 

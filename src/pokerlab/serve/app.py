@@ -268,7 +268,7 @@ class Catalogue:
             raise ValueError(f"chart file {rel}: cannot be read ({exc.strerror})") from None
 
     def _load_chart(self, rel: str, data: bytes) -> dict[str, Any]:
-        from pokerlab.serve.documents import preflop_tree
+        from pokerlab.preflop.tree import recorded_tree as preflop_tree
 
         doc = parse_chart(data, rel)
         digest = hashlib.sha256(data).hexdigest()

@@ -40,6 +40,7 @@ from pokerlab import __version__
 from pokerlab.cards import CLASS_COMBOS, CLASS_NAMES, COMBO_CLASS, COMBO_IDS, card_str
 from pokerlab.data import data_path
 from pokerlab.encoding import decode, decode_scaled
+from pokerlab.preflop.tree import recorded_tree
 
 SCHEMA_VERSION = 1
 STRATEGY_DECIMALS = 7
@@ -238,20 +239,6 @@ def preflop_node_id(node_path: str) -> str:
     return node_path
 
 
-def preflop_tree(chart: dict[str, Any]):
-    """The chart's game tree, rebuilt from its spot and the sizing row it records (for the
-    chips each action puts in)."""
-    from pokerlab.preflop.spot import SIZING_FIELDS, Spot, parse_sizing
-    from pokerlab.preflop.tree import build_tree
-
-    sizing = chart["sizing"]
-    band = {"name": sizing["band"], "up_to_depth": None, "open": sizing["open"],
-            **{f: sizing[f] for f in SIZING_FIELDS}}
-    spot = chart["spot"]
-    return build_tree(Spot(spot["format"], int(spot["seats"]), float(spot["depth_bb"])),
-                      parse_sizing({"all_in_below": sizing["all_in_below"], "bands": [band]}))
-
-
 def _preflop_actions(tree, node_id: str, codes: list[str]) -> list[dict[str, Any]]:
     node = tree.node(node_id)
     seat = node.actor
@@ -272,13 +259,8 @@ def _preflop_actions(tree, node_id: str, codes: list[str]) -> list[dict[str, Any
             kind = PREFLOP_KIND[code]
             ident = "allin" if code == "A" else f"raise_{round(100 * fraction)}"
             actions.append({"id": ident, "kind": kind, "code": code, "amount_bb": round(amount, 6),
-                            "fraction_pot": round(fraction, 6), "raise_to_bb": round(_live(tree, child, seat), 6)})
+                            "fraction_pot": round(fraction, 6), "raise_to_bb": round(tree.live_contrib(child, seat), 6)})
     return actions
-
-
-def _live(tree, node, seat: int) -> float:
-    """Chips of ``seat``'s contribution that are live (its contribution minus a dead ante)."""
-    return node.contrib[seat] - (tree.spot.ante if seat == tree.seats - 1 else 0.0)
 
 
 def preflop_document(chart: dict[str, Any], node_id: str, tree=None,
@@ -295,7 +277,7 @@ def preflop_document(chart: dict[str, Any], node_id: str, tree=None,
     """
     from pokerlab.charts import find_node
 
-    tree = tree if tree is not None else preflop_tree(chart)
+    tree = tree if tree is not None else recorded_tree(chart)
     node = find_node(chart, node_id)
     tnode = tree.node(node_id)
     codes = list(node["actions"])
@@ -370,7 +352,7 @@ def preflop_document(chart: dict[str, Any], node_id: str, tree=None,
 
 def preflop_node_list(chart: dict[str, Any], tree=None) -> list[dict[str, Any]]:
     """Every decision node of a chart: path, actor, actions (with sizes), reach, capped."""
-    tree = tree if tree is not None else preflop_tree(chart)
+    tree = tree if tree is not None else recorded_tree(chart)
     ids = {n["id"] for n in chart["nodes"]}
     positions = chart["spot"]["positions"]
     out = []

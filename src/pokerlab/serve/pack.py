@@ -120,6 +120,22 @@ def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_ch
                     deals if tier == "tree" else {}, tier, stored)
 
 
+def replace_root_pack(solver, target_pct_pot: float, out_dir: str | os.PathLike, campaign: str) -> dict[str, Any]:
+    """Write a solve as a root-tier pack (the root street's documents) into ``out_dir``,
+    replacing a pack already there: written beside it first, then swapped in, so a reader never
+    sees half a pack. Root tier only: a wide flop's tree tier runs to hundreds of thousands of
+    documents. Returns the pack's index."""
+    import shutil
+
+    out = Path(out_dir)
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    index = write_pack(tmp, [pack_spot(solver, target_pct_pot, tier="root")], campaign=campaign)
+    shutil.rmtree(out, ignore_errors=True)
+    os.replace(tmp, out)
+    return index
+
+
 def _digest(index: dict[str, Any]) -> str:
     body = {k: v for k, v in index.items() if k not in ("pack_sha256", "stamp")}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

@@ -38,14 +38,13 @@ the largest weight of the hero's range (a solve reads values only for hands in t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
-from numba import njit
 
-from pokerlab.cards import CLASS_NAMES, COMBO_CARDS, N_COMBOS, card_str, parse_combo
-from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.cards import CLASS_NAMES, COMBO_CARDS, parse_combo
+from pokerlab.ranges.equity import hero_equity_vs_combos
 from pokerlab.ranges.likelihood import (
     ARCHETYPES,
     BehaviorModel,
@@ -57,10 +56,8 @@ from pokerlab.ranges.likelihood import (
 from pokerlab.ranges.lines import classify_preflop_line
 from pokerlab.ranges.priors import RangePriors
 from pokerlab.ranges.range import Range, as_cards
-from pokerlab.rng import below, next_u64
 
-__all__ = ["Situation", "Action", "decide", "parse_history", "hero_equity_vs_combos", "range_summary",
-           "ALTERNATIVES", "EXPLICIT_RANGES"]
+__all__ = ["Situation", "Action", "decide", "parse_history", "range_summary", "ALTERNATIVES", "EXPLICIT_RANGES"]
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 EXPLICIT_RANGES = {
@@ -69,7 +66,6 @@ EXPLICIT_RANGES = {
 }
 """The explicit alternatives of the sensitivity analysis (used as priors, then updated)."""
 ALTERNATIVES = ("nit", "calling_station", "maniac", "tight", "wide")
-_COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
 SOLVE_TRIM = 1e-3
 
 
@@ -140,6 +136,7 @@ class _State:
     preflop_options: tuple[str, ...] = ()
     preflop_raise_to: dict[str, float] = field(default_factory=dict)
     hero_in: float = 0.0  # hero's chips in the pot now (this street, preflop only)
+    steps: list[dict[str, Any]] = field(default_factory=list)  # the postflop history replayed (walk_history)
 
 
 def _replay(sit: Situation) -> _State:
@@ -209,7 +206,8 @@ def _replay(sit: Situation) -> _State:
     if hero_acted_last or (hero_ip and not street_actions):
         raise ValueError("history: it is the villain's turn to act")
     return _State(pot=pot, to_call=max(to_call, 0.0), behind=float(node.behind) - spent_hero, street_pot=street_pot,
-                  street_actions=street_actions, hero_line=hero_line, villain_line=villain_line, hero_ip=hero_ip)
+                  street_actions=street_actions, hero_line=hero_line, villain_line=villain_line, hero_ip=hero_ip,
+                  steps=steps)
 
 
 def walk_history(history: Sequence[Action], pot: float, behind: float, street: str) -> list[dict[str, Any]]:
@@ -280,78 +278,6 @@ def _infer(prior: Range, who: str, steps: Sequence[dict], board_cards: list[int]
                                               board=board_cards[: STREETS[step["street"]]], model=model,
                                               size_pot_fraction=step["size"])
     return current
-
-
-# --- equity of one hand against every combo ------------------------------------------------------
-
-
-@njit(cache=True)
-def _hand_vs_combos(hero_bits, combo_bits, live, board_packed, deck, n_deal, n_samples, seed):
-    """Per combo: (sum of equity, number of runouts) of the hero hand; every runout of ``n_deal``
-    cards when ``n_samples`` is 0, else ``n_samples`` seeded random runouts."""
-    n = combo_bits.shape[0]
-    eq = np.zeros(n)
-    count = np.zeros(n)
-    m = deck.shape[0]
-    idx = np.arange(n_deal)
-    state = next_u64(np.uint64(seed))[1]
-    done = False
-    draws = 0
-    while not done:
-        runout = np.int64(0)
-        if n_samples > 0:
-            got = 0
-            while got < n_deal:
-                state, j = below(state, m)
-                if not runout & deck[j]:
-                    runout |= deck[j]
-                    got += 1
-            draws += 1
-            done = draws >= n_samples
-        else:
-            for j in range(n_deal):
-                runout |= deck[idx[j]]
-            j = n_deal - 1
-            while j >= 0 and idx[j] == m - n_deal + j:
-                j -= 1
-            if j < 0:
-                done = True
-            else:
-                idx[j] += 1
-                for k in range(j + 1, n_deal):
-                    idx[k] = idx[k - 1] + 1
-        packed = board_packed | runout
-        hs = rank_of_packed(packed | hero_bits)
-        for c in range(n):
-            if live[c] and not (combo_bits[c] & runout):
-                vs = rank_of_packed(packed | combo_bits[c])
-                count[c] += 1.0
-                if hs > vs:
-                    eq[c] += 1.0
-                elif hs == vs:
-                    eq[c] += 0.5
-    return eq, count
-
-
-def hero_equity_vs_combos(hero: str, board="", samples: int = 4000, seed: int = 0) -> tuple[np.ndarray, np.ndarray, bool]:
-    """(equity of ``hero`` against each combo (1,326; NaN where blocked), runouts per combo, exact):
-    every runout from the flop on, ``samples`` seeded boards preflop."""
-    hero_combo = parse_combo(hero)
-    hero_cards = [int(c) for c in COMBO_CARDS[hero_combo]]
-    board_cards = as_cards(board)
-    if set(hero_cards) & set(board_cards):
-        raise ValueError(f"hero: {hero} shares a card with the board")
-    removed = hero_cards + board_cards
-    live = ~np.isin(COMBO_CARDS, removed).any(axis=1)
-    deck = np.array([CARD_BITS[c] for c in range(52) if c not in removed], dtype=np.int64)
-    board_packed = int(np.bitwise_or.reduce(CARD_BITS[board_cards])) if board_cards else 0
-    n_deal = 5 - len(board_cards)
-    exact = n_deal <= 2
-    eq, count = _hand_vs_combos(np.int64(_COMBO_BITS[hero_combo]), _COMBO_BITS, live, np.int64(board_packed), deck,
-                                n_deal, 0 if exact else int(samples), np.uint64(seed))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(count > 0, eq / np.maximum(count, 1), np.nan)
-    return out, count, exact
 
 
 # --- valuing the hero's actions ----------------------------------------------------------------
@@ -505,17 +431,6 @@ def _uses_solver(board: list[int], st: _State) -> bool:
         (not names or names[-1] == "bet" or st.to_call <= 1e-9)
 
 
-def _steps(sit: Situation, board: list[int]) -> list[dict]:
-    if not board:
-        return []
-    from pokerlab.preflop.spot import Spot, load_sizing
-    from pokerlab.preflop.tree import build_tree
-
-    node = build_tree(Spot("cash", 6, float(sit.stack_bb)), load_sizing()).node(sit.preflop)
-    return walk_history(sit.history, float(sum(node.contrib)), float(node.behind),
-                        {3: "flop", 4: "turn", 5: "river"}[len(board)])
-
-
 def _analysis(sit: Situation, st: _State, priors: RangePriors, villain_model, villain_prior: Range | None,
               seed: int, samples: int, target_pct: float, max_iterations: int) -> dict[str, Any]:
     board = as_cards(sit.board)
@@ -523,13 +438,12 @@ def _analysis(sit: Situation, st: _State, priors: RangePriors, villain_model, vi
     prior = villain_prior if villain_prior is not None else priors.range(st.villain_line, sit.villain_position,
                                                                         sit.stack_bb)
     hero_cards = [int(c) for c in COMBO_CARDS[parse_combo(sit.hero)]]
-    steps = _steps(sit, board)
-    villain = _infer(prior.remove_cards(hero_cards), "villain", steps, board, model)
+    villain = _infer(prior.remove_cards(hero_cards), "villain", st.steps, board, model)
     if st.preflop_options or len(board) < 4 or not _uses_solver(board, st):
         values, method = _equity_values(sit, st, villain, model, seed, samples)
     else:
         hero_prior = priors.range(st.hero_line, sit.hero_position, sit.stack_bb)
-        hero_range = _infer(hero_prior, "hero", steps, board, "regular")
+        hero_range = _infer(hero_prior, "hero", st.steps, board, "regular")
         values, method = _solver_values(sit, st, hero_range, villain, target_pct, max_iterations)
     best = max(values, key=lambda a: (values[a], a))
     name = getattr(model, "name", "explicit policy")

@@ -9,7 +9,7 @@ import pytest
 
 from pokerlab.cli import main
 from pokerlab.ranges.likelihood import archetype_from_stats
-from pokerlab.ranges.profile import villain_profile
+from pokerlab.advice.profile import villain_profile
 
 # file order SB, BB, UTG, HJ, CO, BTN; the villain "v" is on the button in every hand
 NAMES = "a|b|c|d|e|v"

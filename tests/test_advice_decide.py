@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pokerlab.cli import main
-from pokerlab.ranges.decide import Situation, decide, hero_equity_vs_combos, parse_history
+from pokerlab.advice.decide import Situation, decide, parse_history
+from pokerlab.ranges.equity import hero_equity_vs_combos
 from pokerlab.ranges.likelihood import ACTIONS, StrategyLikelihood
 from pokerlab.cards import N_COMBOS, parse_combo
 
@@ -56,6 +57,20 @@ def test_equity_path_values_fold_call_and_all_in_consistently():
     assert set(report["uncertainty"]) == {"sampling_or_solve", "range_estimation", "abstraction"}
 
 
+@pytest.mark.parametrize("board, history", [("", ""), ("Kc7s2d", "flop: hero check, villain bet 0.5")])
+def test_a_default_decision_builds_the_preflop_tree_once(monkeypatch, board, history):
+    import pokerlab.preflop.tree as tree_module
+
+    builds = []
+    real = tree_module.build_tree
+    monkeypatch.setattr(tree_module, "build_tree", lambda *a, **k: builds.append(a) or real(*a, **k))
+    preflop = "FFFR" if not board else "FFFRFC"
+    report = decide(Situation("AhQd" if not board else "QhJh", "BB" if board else "SB", "BTN", preflop, board,
+                              tuple(parse_history(history))), samples=200)
+    assert len(report["uncertainty"]["range_estimation"]) == 5  # the default alternatives were analysed too
+    assert len(builds) == 1
+
+
 def test_bad_situations_are_named():
     with pytest.raises(ValueError, match="hero_position"):
         decide(Situation("AhKh", "DEALER", "BB", "FFFRF"), alternatives=())
@@ -79,7 +94,7 @@ def test_cli_exit_code_two_on_bad_input(capsys):
 
 
 def test_sensitivity_is_seeded_and_regret_is_defined_from_the_alternatives_evs():
-    from pokerlab.ranges.sensitivity import run_sensitivity, sensitivity_table
+    from pokerlab.advice.sensitivity import run_sensitivity, sensitivity_table
 
     spots = [RIVER]
     first = run_sensitivity(spots, alternatives=("calling_station", "maniac"), seed=5)

@@ -1,6 +1,6 @@
 """How much a recommendation depends on the assumed opponent: the range-sensitivity experiment.
 
-For each heads-up spot of :data:`SPOTS` (preflop to river), :func:`pokerlab.ranges.decide.decide`
+For each heads-up spot of :data:`SPOTS` (preflop to river), :func:`pokerlab.advice.decide.decide`
 runs the default analysis (the villain's range inferred from the chart prior with the ``regular``
 model) and five alternatives: the ``nit``, ``calling_station`` and ``maniac`` archetypes (they
 change the Bayesian range update and, where actions are valued by equity, the villain's
@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from pokerlab.ranges.decide import ALTERNATIVES, Situation, decide, parse_history
+from pokerlab.advice.decide import ALTERNATIVES, Situation, decide, parse_history
 
 __all__ = ["SPOTS", "run_sensitivity", "sensitivity_table"]
 
