@@ -443,3 +443,10 @@ def test_equity_refuses_samples_that_are_not_positive(capsys, value):
 
 def test_equity_refuses_samples_with_the_exact_method(capsys):
     _one_clear_line(capsys, main(["equity", "AhKh", "QQ", "--samples", "1000", "--method", "exact"]), "--samples", "exact")
+
+
+@pytest.mark.parametrize("chart, message", [("cash-6max-100bb", "expected {format}/{n}max/{depth}bb"),
+                                            ("poker/6max/100bb", "poker"), ("cash/12max/100bb", "12")])
+def test_hands_exploit_names_a_bad_chart_spot(tmp_path, capsys, chart, message):
+    code = main(["hands", "exploit", _hand_file(tmp_path), "--charts", str(tmp_path), "--chart", chart, "--seat", "BTN"])
+    _one_clear_line(capsys, code, "--chart", message)

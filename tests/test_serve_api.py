@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette's notice that httpx is to be replac
 
 from pokerlab.charts import load_chart
 from pokerlab.cli import main  # noqa: E402
-from pokerlab.serve.app import STATIC_DIR, check_bind_address, create_app  # noqa: E402
+from pokerlab.serve.app import STATIC_DIR, bind_address, check_bind_address, create_app  # noqa: E402
 from pokerlab.serve.documents import validate_document  # noqa: E402
 
 
@@ -125,6 +125,12 @@ def test_bind_address_needs_the_flag_unless_loopback(tmp_path, capsys):
         with pytest.raises(ValueError, match="--allow-public"):
             check_bind_address(host, allow_public=False)
         check_bind_address(host, allow_public=True)
+    # the address as bound: URL brackets dropped; sessions only on loopback; a real port
+    assert bind_address("[::1]", 0, allow_public=False, sessions=True) == "::1"
+    with pytest.raises(ValueError, match="--sessions: the sessions dashboard is personal data"):
+        bind_address("[::]", 8765, allow_public=True, sessions=True)
+    with pytest.raises(ValueError, match="--port 65536: expected 0..65535"):
+        bind_address("127.0.0.1", 65536, allow_public=False, sessions=False)
     assert main(["serve", str(tmp_path), "--host", "0.0.0.0"]) == 2
     assert "--host 0.0.0.0: not a loopback address" in capsys.readouterr().err
     assert main(["serve", str(tmp_path / "missing")]) == 2

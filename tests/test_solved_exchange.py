@@ -118,3 +118,43 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
     assert chart["exploitability_bb"] == pytest.approx(max(gains.values()))
     assert chart["tier_shares"]["flop_solved"] > 0
     assert json.loads((tmp_path / "report.json").read_text())["history"][-1]["iteration"] == 6
+
+
+@pytest.mark.slow
+@pytest.mark.snakemake
+def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
+    """solved_exchange runs the spot's model solve, its plan and the exchanging solve as jobs; the
+    solve job's state file lets a second run continue from it (here: a longer run reusing it)."""
+    import subprocess
+    import sys
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    for name in ("Snakefile", "workflow", "config", "src"):
+        (tmp_path / name).symlink_to(REPO / name)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+
+    def run(iterations: int):
+        (tmp_path / "over.yaml").write_text(
+            "solve:\n  checkpoints: [200]\n"
+            "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
+            f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: {iterations}}}\n"
+            f"  bet_trees:\n{trees}\n")
+        return subprocess.run([sys.executable, "-m", "snakemake", "solved_exchange", "--cores", "1",
+                               "--configfile", "over.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+
+    out = run(4)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads((tmp_path / "results/solved/exchange/cash-2max-8bb.json").read_text())
+    assert [h["iteration"] for h in report["history"]] == [2, 4]
+    out = run(6)  # a longer run: the job re-runs and continues from the state of the shorter one
+    assert out.returncode == 0, out.stderr[-2000:]
+    log = (tmp_path / "logs/solved/exchange_cash-2max-8bb.log").read_text()
+    assert "resumed at iteration 4" in log
+    report = json.loads((tmp_path / "results/solved/exchange/cash-2max-8bb.json").read_text())
+    assert [h["iteration"] for h in report["history"]] == [2, 4, 6]
+    chart = read_result(tmp_path / "results/solved/exchange/cash/2max/8bb/result.json")
+    assert chart["settings"]["solved_method"]["method"] == "exchange" and "history" in report, log

@@ -10,6 +10,13 @@
 # then solved_table copies the last table (K = outer_iterations) to results/solved/tables/ with its
 # provenance, solves the chart under it (i{K}/preflop/...) and writes the convergence table.
 # Copy a converged table into the folder solve.postflop.solved_tables names (config/solved-endings/) to ship it.
+#
+# The exchanging solve (converges where the re-solving chain above need not; docs/pipeline/solved.md):
+#   snakemake --cores 2 solved_exchange
+#   solved_exchange_solve  exchange/...   one job per spot: preflop CFR+ and every ending x fitting-flop postflop
+#                                         solve side by side (the plan of iteration 0), checkpointed in state.npz
+#                                         (a killed job resumes from it); writes the averaged table, the chart
+#                                         (the preflop average strategy) and the report with the joint exploitability
 
 from pokerlab.solved.settings import SolvedSettings
 
@@ -63,6 +70,43 @@ def solved_final_paths():
 rule solved_tables:
     input:
         solved_final_paths(),
+
+
+rule solved_exchange:
+    input:
+        [f"{SOLVED_DIR}/exchange/{s.name.replace('/', '-')}.json" for s in SOLVED.spots] if SOLVED is not None else [],
+
+
+rule solved_exchange_solve:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+        constants=postflop_constants_input(),
+        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+    output:
+        table=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",
+        chart=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.json",
+        arrays=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.npz",
+        report=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.json",
+    params:
+        base=solved_base_postflop(),
+        state=lambda w: f"{SOLVED_DIR}/exchange/{SPOT_PATH}/state.npz".format(**w),
+        solved=solved_param(SOLVED_SOLVE_KEYS + ("exchange",)),
+        command=" ".join(["snakemake --cores 2 solved_exchange"] + [f"--configfile {path}" for path in
+                                                                   workflow.overwrite_configfiles]),
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: workflow.cores
+    resources:
+        mem_mb=lambda w: SOLVED.max_memory_mb * SOLVED.max_endings * SOLVED.boards + 2000,
+        runtime=7 * 24 * 60,
+    log:
+        f"logs/solved/exchange_{SPOT_FILE}.log",
+    script:
+        "../scripts/solved_exchange.py"
 
 
 rule solved_preflop:

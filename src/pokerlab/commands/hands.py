@@ -226,20 +226,17 @@ def _backtest(args) -> int:
     return 0
 
 
-def _chart_key(text: str) -> tuple[str, int, float]:
-    import re
-
-    m = re.fullmatch(r"(\w+)/(\d+)max/([\d.]+)bb", text)
-    if not m:
-        raise ValueError(f"--chart {text!r}: expected format/Nmax/DEPTHbb, e.g. cash/6max/100bb")
-    return m.group(1), int(m.group(2)), float(m.group(3))
-
-
 def _exploit(args) -> int:
     from pokerlab.hands.exploit import draw_exploit, exploit_chart, exploit_summary
 
     check_outputs(png=args.png)
-    key = _chart_key(args.chart)
+    from pokerlab.preflop.spot import parse_spot_name
+
+    try:
+        spot = parse_spot_name(args.chart)
+    except ValueError as exc:
+        raise ValueError(f"--chart: {exc}") from None
+    key = (spot.format, spot.seats, spot.depth)
     library = _charts(args.charts)
     result = _load(args.paths)
     br = exploit_chart(result.hands, library, key, args.seat, args.table, pool_players=args.player or None,

@@ -91,11 +91,11 @@ def run(args: argparse.Namespace) -> int:
     accuracy, max_iterations = 0.05, 2000
     if args.pack and args.texassolver_dump:
         raise ValueError("--pack: a pack holds pokerlab's own solves; drop --texassolver-dump")
-    if args.pack and os.path.exists(args.pack) and (not os.path.isdir(args.pack) or os.listdir(args.pack)):
-        raise ValueError(f"--pack: {args.pack} already exists and is not empty; a pack is written once")
-    if args.pack:  # its parent folder (or the empty folder itself) takes files
+    if args.pack:  # new or empty, and its parent folder (or the empty folder itself) takes files
         from pokerlab.commands import check_outputs
+        from pokerlab.serve.pack import check_pack_target
 
+        check_pack_target(args.pack, "--pack")
         check_outputs(pack=os.path.join(args.pack, "probe") if os.path.isdir(args.pack) else args.pack)
     if args.texassolver_dump and not args.texassolver_input:
         raise ValueError("--texassolver-dump needs the --texassolver-input file that produced it")
@@ -139,7 +139,7 @@ def _solve_to_pack(args: argparse.Namespace, spot, accuracy: float, max_iteratio
     from pokerlab.serve.pack import pack_spot, write_pack
 
     tier = args.pack_tier
-    lazy = (args.pack_later or ("lazy" if spot.street == 0 else "eager")) == "lazy"
+    lazy = None if args.pack_later is None else args.pack_later == "lazy"
     result, solver = solve_spot_keeping(spot, accuracy, max_iterations, progress=progress, max_memory_mb=args.max_memory_mb,
                                         isomorphism=tier == "root", threads=args.threads)
     index = write_pack(args.pack, [pack_spot(solver, accuracy, args.family_id, args.bb_chips, tier, lazy)], args.campaign)

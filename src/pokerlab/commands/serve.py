@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 
 
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "serve",
@@ -29,39 +28,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokerlab.serve.app import check_bind_address, create_app, is_loopback
+    from pokerlab.serve.app import bind_address, create_app, run_server
 
-    if args.host.startswith("[") and args.host.endswith("]"):  # an IPv6 address as written in a URL
-        args.host = args.host[1:-1]
-    check_bind_address(args.host, args.allow_public)
-    if args.sessions and not is_loopback(args.host):
-        raise ValueError(f"--sessions: the sessions dashboard is personal data and binds a loopback address only, not {args.host!r}")
-    if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port {args.port}: expected 0..65535")
-    import uvicorn
-
+    host = bind_address(args.host, args.port, args.allow_public, bool(args.sessions))
     app = create_app(args.results_dir, args.sessions)
     catalogue = app.state.catalogue
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
 
-    async def announce() -> None:  # after binding, so port 0 shows the real port
-        sockets = [s for srv in server.servers for s in srv.sockets]
-        host, port = sockets[0].getsockname()[:2]
-        url_host = f"[{host}]" if ":" in host else host
+    def announce(bound_host: str, port: int) -> None:
+        url_host = f"[{bound_host}]" if ":" in bound_host else bound_host
         print(f"pokerlab serve: {len(catalogue.charts)} chart set(s), {len(catalogue.packs)} pack(s) from "
               f"{catalogue.root} at http://{url_host}:{port}/"
               + (f" ; sessions of {args.sessions} at http://{url_host}:{port}/sessions" if args.sessions else ""), flush=True)
 
-    original_startup = server.startup
-
-    async def startup(sockets=None) -> None:
-        await original_startup(sockets)
-        if server.started:
-            await announce()
-
-    server.startup = startup
-    server.run()
-    return 0 if server.started else 1
-
-
+    return 0 if run_server(app, host, args.port, announce) else 1

@@ -47,7 +47,7 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request
@@ -103,6 +103,39 @@ def check_bind_address(host: str, allow_public: bool) -> None:
     if not is_loopback(host) and not allow_public:
         raise ValueError(f"--host {host}: not a loopback address; the API would be reachable from other machines. "
                          "Pass --allow-public to bind it anyway")
+
+
+def bind_address(host: str, port: int, allow_public: bool, sessions: bool) -> str:
+    """The address to bind for ``host`` as a user writes it (an IPv6 address may keep its URL
+    brackets), after every check: loopback unless ``allow_public``, loopback only with the sessions
+    dashboard (personal data), and a port in 0..65535 (0: any free port)."""
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    check_bind_address(host, allow_public)
+    if sessions and not is_loopback(host):
+        raise ValueError(f"--sessions: the sessions dashboard is personal data and binds a loopback address only, not {host!r}")
+    if not 0 <= port <= 65535:
+        raise ValueError(f"--port {port}: expected 0..65535")
+    return host
+
+
+def run_server(app, host: str, port: int, on_listening: Callable[[str, int], None]) -> bool:
+    """Serve ``app`` on uvicorn until stopped (Ctrl-C); ``on_listening(host, port)`` is called once the
+    socket is bound (so port 0 shows the real port). Returns whether the server started."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    original_startup = server.startup
+
+    async def startup(sockets=None) -> None:
+        await original_startup(sockets)
+        if server.started:
+            bound = [s for srv in server.servers for s in srv.sockets][0].getsockname()[:2]
+            on_listening(bound[0], bound[1])
+
+    server.startup = startup
+    server.run()
+    return bool(server.started)
 
 
 def _etag(*parts: str) -> str:

@@ -88,13 +88,14 @@ def solve_settings(solver, target_pct_pot: float) -> dict[str, Any]:
 
 
 def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_chips: float = 1.0,
-              tier: str = "root", lazy: bool = False) -> PackSpot:
+              tier: str = "root", lazy: bool | None = None) -> PackSpot:
     """The documents of a solved :class:`~pokerlab.postflop.solver.PostflopSolver` (the root
     street, or with ``tier="tree"`` every node), each checked against the schema (``ValueError``
     naming the field, e.g. a range weight above 1). With ``lazy`` (tree tier) only the root
     street's documents are written; the spot and the solver's strategy sums are stored instead of
     the rest, which a reader builds on request (:mod:`pokerlab.serve.lazy`; the solver must have
-    been built with ``isomorphism=False``)."""
+    been built with ``isomorphism=False``). ``lazy=None``: lazy for a flop spot (whose later
+    streets are most of the tree), eager for a turn or river spot."""
     from pokerlab.postflop.game import STREET_NAMES
     from pokerlab.serve.documents import canonical_board, postflop_documents, validate_document
 
@@ -102,7 +103,7 @@ def pack_spot(solver, target_pct_pot: float, family_id: str | None = None, bb_ch
     if not FAMILY_RE.match(family_id):
         raise ValueError(f"family_id: {family_id!r} must be 1-100 characters of letters, digits, '_', '.', '-'")
     deals: dict[str, list[str]] = {}
-    lazy = lazy and tier == "tree"
+    lazy = (solver.spot.street == 0 if lazy is None else lazy) and tier == "tree"
     if tier == "tree" and not np.array_equal(solver.iso_card, np.tile(np.arange(52), (53, 1))):
         raise ValueError("pack: the tree tier reads every deal, but this solve stores one deal per suit-isomorphism "
                          "class; solve with PostflopSolver(..., isomorphism=False) or write the root tier")
@@ -145,13 +146,20 @@ def _path_key(path: str) -> tuple:
     return (path.count("."), path)
 
 
+def check_pack_target(out_dir: str | os.PathLike, label: str = "pack") -> None:
+    """``ValueError`` (naming ``label``) unless ``out_dir`` is new or an empty directory: a pack is
+    written once. Callers check before a long solve, :func:`write_pack` again before writing."""
+    out = Path(out_dir)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ValueError(f"{label}: {out} already exists and is not empty; a pack is written once")
+
+
 def write_pack(out_dir: str | os.PathLike, spots: list[PackSpot], campaign: str = "pokerlab",
                stamp: str | None = None, tier: str | None = None) -> dict[str, Any]:
     """Write a pack of ``spots`` into the new (or empty) directory ``out_dir``; return its index.
     ``tier`` defaults to the spots' own (they must agree)."""
     out = Path(out_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValueError(f"pack: {out} already exists and is not empty; a pack is written once")
+    check_pack_target(out)
     if not spots:
         raise ValueError("pack: no spots to write")
     names = [s.family_id for s in spots]

@@ -27,11 +27,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 import pandas as pd
@@ -50,7 +49,7 @@ from pokerlab.preflop.spot import Sizing, Spot
 from pokerlab.preflop.tree import build_tree, postflop_order
 from pokerlab.solved import values as V
 from pokerlab.solved.loop import COLUMNS, ending_ranges, read_plan_endings
-from pokerlab.solved.settings import SolvedSettings
+from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
 STATE_VERSION = 1
 
@@ -101,11 +100,11 @@ def average_measurement(solver: PostflopSolver) -> pd.DataFrame:
 class JointSolve:
     """The exchanging solve of one spot (see the module docstring). ``endings_tsv``/``boards_tsv``:
     the plan of the model's solve (which endings are re-valued, and their flop subsets); the
-    held-out flops are left to the validation jobs."""
+    held-out flops are left to the validation jobs. ``log``: where progress lines go (None: nowhere)."""
 
     def __init__(self, spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
                  settings: SolvedSettings, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
-                 log=sys.stderr):
+                 log: TextIO | None = None):
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
         self.tree = build_tree(spot, sizing)
         self.model_payoffs = chip_ev_payoffs(self.tree, base.postflop, base.class_edges, base.aggressor)
@@ -258,9 +257,10 @@ class JointSolve:
         last_save = time.perf_counter()
         while self.iteration < until:
             row = self.exchange(min(self.settings.exchange_every, until - self.iteration))
-            print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
-                  f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
-                  f"({row['wall_seconds']:.1f} s)", file=self.log, flush=True)
+            if self.log is not None:
+                print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
+                      f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
+                      f"({row['wall_seconds']:.1f} s)", file=self.log, flush=True)
             if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
                 self.save(checkpoint)
                 last_save = time.perf_counter()
@@ -270,7 +270,10 @@ class JointSolve:
     # --- state --------------------------------------------------------------------------------
 
     def _fingerprint(self) -> str:
-        return json.dumps({"spot": self.spot.name, "settings": self.settings.sha256(), "boards": self.boards_sha256,
+        """What a saved state must match to be continued: everything but the iteration budget, so a
+        longer run continues a shorter one."""
+        raw = {**self.settings.raw, "exchange": {"every": self.settings.exchange_every}}
+        return json.dumps({"spot": self.spot.name, "settings": settings_sha256(raw), "boards": self.boards_sha256,
                            "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings]}, sort_keys=True)
 
     def save(self, path: str | os.PathLike) -> None:
@@ -301,7 +304,9 @@ class JointSolve:
         with np.load(path) as data:
             meta = json.loads(bytes(data["meta"]).decode())
             if meta.get("version") != STATE_VERSION or meta.get("fingerprint") != self._fingerprint():
-                print(f"{path}: written by other settings or another plan; starting afresh", file=self.log, flush=True)
+                if self.log is not None:
+                    print(f"{path}: written by other settings or another plan; starting afresh", file=self.log,
+                          flush=True)
                 return False
             for i, e in enumerate(self.endings):
                 self.corrections[e.node] = (data[f"d/{i}/oop"].copy(), data[f"d/{i}/ip"].copy())
