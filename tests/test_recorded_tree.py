@@ -98,3 +98,15 @@ def test_the_grader_the_documents_and_the_fit_walk_the_same_tree(solved):
     endings = spot_endings(result, sizing)
     assert bool(endings.endings) is (case != "shove_or_fold")  # push/fold reaches no flop
     assert all(tree.node(e.node).kind == "flop" for e in endings.endings)
+
+
+def test_every_served_document_of_the_chart_is_valid_under_its_schema(solved):
+    """Including the nodes after a second raise size (``S``), which the schema's paths once refused."""
+    from pokerlab.serve.documents import preflop_document, validate_document
+
+    case, tree, _, _, chart, _ = solved
+    ids = [n.id for n in tree.nodes if n.kind == "decision"]
+    assert case != "second_size" or any("S" in node_id for node_id in ids)
+    provenance = {"campaign": "t", "stamp": "s", "pack_sha256": "0" * 64, "manifest": {"listed": False}}
+    for node_id in ids:
+        validate_document(preflop_document(chart, node_id, tree, provenance), strict=True)
