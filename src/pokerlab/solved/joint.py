@@ -52,6 +52,7 @@ from pokerlab.solved.loop import COLUMNS, ending_ranges, read_plan_endings
 from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
 STATE_VERSION = 1
+MEASURE_EVERY = 5  # exchanges between two measurements of the joint exploitability (each about two iterations' work)
 
 
 @dataclass
@@ -90,11 +91,6 @@ def current_measurement(solver: PostflopSolver) -> pd.DataFrame:
     """Per-combo values (:data:`pokerlab.solved.loop.COLUMNS`) of a postflop solve's current
     strategies: what the next CFR update sees, and what the exchange prices the preflop endings by."""
     return _measurement(solver, (solver.current_ev(0), solver.current_ev(1)))
-
-
-def average_measurement(solver: PostflopSolver) -> pd.DataFrame:
-    """The same of its average strategies (the profile the solve stands for)."""
-    return _measurement(solver, (solver.per_combo(0)["ev"], solver.per_combo(1)["ev"]))
 
 
 class JointSolve:
@@ -198,44 +194,43 @@ class JointSolve:
         from each flop solve's average. At a solved ending the best-responding seat's class is worth its
         postflop best-response value against the other seat's average range and strategy, elsewhere the
         preflop payoffs hold. Exact up to the floor weight the postflop solves give absent classes."""
-        sigma = self.preflop.average_sigma()
-        reach = self.preflop.reach_under(sigma)
+        reach = self.preflop.reach_under(self.preflop.average_sigma())
+        # per ending and role: the class values on the average profile and the best response's
+        worth: dict[str, dict[str, list[np.ndarray]]] = {"profile": {}, "best": {}}
+        for e in self.endings:
+            k = self.tree.index[e.node]
+            pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
+            oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+            q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+            model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
+            for kind, mode in (("profile", Mode.EVALUATE), ("best", Mode.BEST_RESPONSE)):
+                measured = []
+                for f in e.flops:
+                    f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
+                    ev = []
+                    for p in (0, 1):
+                        compat = f.solver._compat[p]
+                        ev.append(f.solver.root_values(p, mode) / np.where(compat > 0, compat, 1.0))
+                    measured.append((_measurement(f.solver, (ev[0], ev[1])), {"board_weight": f.weight}))
+                solved = V.solved_class_values(measured, e.contrib)
+                worth[kind][e.node] = [np.nan_to_num(solved.role(V.ROLES[r]) - model[r]) for r in (0, 1)]
         state = self.preflop.state()
+        zero = np.zeros(N_CLASSES)
         gains = {}
         for seat, position in enumerate(self.spot.positions):
-            worth: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {"best": {}, "profile": {}}
-            for e in self.endings:
-                k = self.tree.index[e.node]
-                pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
-                oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
-                role = e.seats.index(seat) if seat in e.seats else None
-                q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
-                model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
-                for kind, mode in (("best", Mode.BEST_RESPONSE), ("profile", Mode.EVALUATE)):
-                    measured = []
-                    for f in e.flops:
-                        f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
-                        frame = average_measurement(f.solver)
-                        if role is not None and mode == Mode.BEST_RESPONSE:
-                            compat = f.solver._compat[role]
-                            best = f.solver.root_values(role, mode) / np.where(compat > 0, compat, 1.0)
-                            frame.loc[frame["player"] == role, "ev"] = best
-                        measured.append((frame, {"board_weight": f.weight}))
-                    solved = V.solved_class_values(measured, e.contrib)
-                    own = np.zeros(N_CLASSES)
-                    if role is not None:  # the seat's values exactly; the other seat's payoffs are not read
-                        own = np.nan_to_num(solved.role(V.ROLES[role]) - model[role])
-                    # each role's own correction adds to its class values (values.corrected_values)
-                    worth[kind][e.node] = (own, np.zeros(N_CLASSES)) if role == 0 else (np.zeros(N_CLASSES), own)
-            values = {}
-            for kind, endings in worth.items():
-                payoffs = chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges, self.base.aggressor,
-                                          solved=self._table(endings))
-                solver = Solver(self.tree, payoffs, self.win, self.tie)
+            value = {}
+            for kind in ("profile", "best"):
+                # a seat's value at an ending is its own correction minus the mean of the other role's,
+                # so the table carries the seat's role only (values.corrected_values)
+                endings = {e.node: (worth[kind][e.node][0], zero) if e.seats[0] == seat else
+                           (zero, worth[kind][e.node][1]) for e in self.endings}
+                solver = Solver(self.tree, chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges,
+                                                           self.base.aggressor, solved=self._table(endings)),
+                                self.win, self.tie)
                 solver.load_state(state)
                 gain, profile = solver.exploitability()
-                values[kind] = (gain[seat] + profile[seat], profile[seat])
-            gains[position] = round(float(values["best"][0] - values["profile"][1]), 6)
+                value[kind] = (gain[seat] + profile[seat], profile[seat])
+            gains[position] = round(float(value["best"][0] - value["profile"][1]), 6)
         return {"iteration": self.iteration, "gain_bb": gains}
 
     def averaged_table(self, provenance: dict[str, Any]) -> EndingCorrections:
@@ -257,10 +252,14 @@ class JointSolve:
         last_save = time.perf_counter()
         while self.iteration < until:
             row = self.exchange(min(self.settings.exchange_every, until - self.iteration))
+            if len(self.history) % MEASURE_EVERY == 0 or self.iteration == until:
+                row["joint_gain_bb"] = self.joint_exploitability()["gain_bb"]
             if self.log is not None:
                 print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
                       f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
-                      f"({row['wall_seconds']:.1f} s)", file=self.log, flush=True)
+                      f"({row['wall_seconds']:.1f} s)"
+                      + (f", joint exploitability {row['joint_gain_bb']} bb" if "joint_gain_bb" in row else ""),
+                      file=self.log, flush=True)
             if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
                 self.save(checkpoint)
                 last_save = time.perf_counter()
@@ -331,7 +330,8 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
     table) and the report (the exchange history and the joint exploitability)."""
     table = solve.averaged_table(provenance)
-    gains = solve.joint_exploitability()["gain_bb"]
+    last_row = solve.history[-1] if solve.history else {}
+    gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
     last = {"iterations": solve.iteration, "exploitability_bb": max(gains.values()), "exploitability_per_seat": gains}
     payoffs = chip_ev_payoffs(solve.tree, solve.base.postflop, solve.base.class_edges, solve.base.aggressor, solved=table)
     reader = Solver(solve.tree, payoffs, solve.win, solve.tie)
