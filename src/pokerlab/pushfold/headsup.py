@@ -148,6 +148,19 @@ def _gains(prior, shove, call, u_shove, u_call, mass_shove, mass_call, sb_fold, 
 
 
 @njit(cache=True)
+def decay_reversed_steps(br, target, reversals, step, initial_step, power):
+    """Where a hand's best response (``target``, 0 or 1 per seat and hand) reversed since the last
+    one (``br``; -1: none yet), count the reversal and shrink that hand's step to
+    ``initial_step / (1 + reversals) ** power``; then remember ``target`` in ``br``."""
+    for s in range(br.shape[0]):
+        for c in range(br.shape[1]):
+            if br[s, c] >= 0.0 and target[s, c] != br[s, c]:
+                reversals[s, c] += 1.0
+                step[s, c] = initial_step / (1.0 + reversals[s, c]) ** power
+            br[s, c] = target[s, c]
+
+
+@njit(cache=True)
 def _move(x, step, target, prior, eq_t, u):
     """Damped step of every class towards its best response; returns the change of mass."""
     d_mass = 0.0
@@ -192,12 +205,7 @@ def _damped_best_response(eq_t, prior, shove, call, reversals, sb_fold, sb_steal
             shove[:] = avg_shove
             call[:] = avg_call
             return t, avg_gain, True
-        for s in range(2):
-            for c in range(m):
-                if br[s, c] >= 0.0 and target[s, c] != br[s, c]:  # reversed: this class's step decays
-                    reversals[s, c] += 1.0
-                    step[s, c] = initial_step / (1.0 + reversals[s, c]) ** power
-                br[s, c] = target[s, c]
+        decay_reversed_steps(br, target, reversals, step, initial_step, power)
         mass_shove += _move(shove, step[0], br[0], prior, eq_t, u_shove)
         mass_call += _move(call, step[1], br[1], prior, eq_t, u_call)
         t += 1

@@ -40,7 +40,7 @@ from numba import njit
 
 from pokerlab import cards
 from pokerlab.pushfold.fees import PushFoldGame
-from pokerlab.pushfold.headsup import NEGLIGIBLE_STEP, HeadsUpPayoffs
+from pokerlab.pushfold.headsup import NEGLIGIBLE_STEP, HeadsUpPayoffs, decay_reversed_steps
 
 
 @dataclass(frozen=True)
@@ -210,12 +210,7 @@ def _damped_best_response(g_cols, h_cols, sb_base, shove, call, reversals, toler
             shove[:] = avg_shove
             call[:] = avg_call
             return t, avg_gain, True
-        for s in range(2):
-            for c in range(m):
-                if br[s, c] >= 0.0 and target[s, c] != br[s, c]:
-                    reversals[s, c] += 1.0
-                    step[s, c] = initial_step / (1.0 + reversals[s, c]) ** power
-                br[s, c] = target[s, c]
+        decay_reversed_steps(br, target, reversals, step, initial_step, power)
         _move(shove, step[0], br[0], h_cols, b)
         _move(call, step[1], br[1], g_cols, a)
         t += 1
