@@ -117,6 +117,7 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
     assert chart["settings"]["postflop_model"] == "solved"
     assert chart["exploitability_bb"] == pytest.approx(max(gains.values()))
     assert chart["tier_shares"]["flop_solved"] > 0
+    assert len(chart["nodes"]) == sum(n.kind == "decision" for n in solve.tree.nodes)  # whatever its status
     assert json.loads((tmp_path / "report.json").read_text())["history"][-1]["iteration"] == 6
 
 

@@ -350,9 +350,10 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
 
 def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: dict, solved: EndingCorrections | None,
                     win: np.ndarray, tie: np.ndarray, history: list[dict], last: dict,
-                    shove_or_fold: bool = False) -> dict[str, Any]:
+                    shove_or_fold: bool = False, nodes: bool | None = None) -> dict[str, Any]:
     """The result document of ``solver``'s average strategy: ``last`` is the measurement it is judged by
-    (``iterations``, ``exploitability_bb``, ``exploitability_per_seat``), ``history`` every one made."""
+    (``iterations``, ``exploitability_bb``, ``exploitability_per_seat``), ``history`` every one made.
+    ``nodes``: whether the per-node read-out is included (None: when the result ships)."""
     bar = settings.bar_bb(spot.seats)
     shipped = last["exploitability_bb"] <= bar
     readout = read_out(solver)
@@ -377,7 +378,7 @@ def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: d
         "seat_ev_bb": dict(zip(spot.positions, (_round(v) for v in readout.seat_ev))),
         "inputs": {"tables_sha256": fingerprint_tables(win, tie)},
     }
-    if shipped:
+    if shipped if nodes is None else nodes:
         result["nodes"] = _readout_document(readout, spot)
     return result
 

@@ -328,7 +328,7 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
                   chart_path: str | os.PathLike, report_path: str | os.PathLike) -> dict[str, Any]:
     """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
-    table) and the report (the exchange history and the joint exploitability)."""
+    table; its nodes are written whatever its status, as a measurement) and the report (the exchange history and the joint exploitability)."""
     table = solve.averaged_table(provenance)
     last_row = solve.history[-1] if solve.history else {}
     gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
@@ -338,7 +338,8 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     reader.load_state(solve.preflop.state())
     settings = dataclasses.replace(solve.base, model="solved", solved_tables=str(Path(table_path).parent))
     chart = result_document(solve.spot, solve.tree, settings, reader,
-                            {"model": "chip_ev", "unit": "bb"}, table, solve.win, solve.tie, [last], last)
+                            {"model": "chip_ev", "unit": "bb"}, table, solve.win, solve.tie, [last], last,
+                            nodes=True)
     chart["settings"]["solved_method"] = {"method": "exchange", "every": solve.settings.exchange_every,
                                           "exploitability": "joint, over the fitting flops"}
     report = {"spot": solve.spot.name, "iterations": solve.iteration, "exploitability_per_seat": gains,
