@@ -1,0 +1,217 @@
+"""The heads-up preflop game over the 1,326 combos, with card removal: CFR+ and the exact best response.
+
+The class solver (:mod:`pokerlab.preflop.solver`) deals each seat a class independently, so a
+hand never blocks the other seat's range. Here each seat holds one combo and the two hands are
+dealt from one deck: every pair of combos that share no card is equally likely (probability
+``1 / (n * live)``, ``n`` combos of which ``live`` miss a given one: 1,326 and 1,225). The tree,
+the payoffs (:func:`pokerlab.preflop.payoffs.chip_ev_payoffs`, their trust tiers) and CFR+ are
+the class solver's, run with ``m = n`` hands of prior ``1/n``; only the values at the leaves
+change. Seat ``i`` holding combo ``c`` at a leaf with constant ``u`` and equity coefficient ``e``
+(``j`` the other seat, ``q_j = reach_j / n`` its weighted reach there):
+
+    V_i[c] = (n / live) * ( u * (R_j - B_j(c)) + e * (EQ @ q_j)[c] ),   R_j = sum(q_j),
+
+where ``EQ`` is the combo equity table (0 where the hands collide) and ``B_j(c)`` the mass of
+``q_j`` on the ``2 * 51 - 1`` combos that share a card with ``c``. By inclusion-exclusion over
+the two cards, ``B_j(c) = Q_j[c1] + Q_j[c2] - q_j[c]`` with ``Q_j[x]`` the mass on the combos
+holding card ``x``: 52 sums per reach vector instead of a 1,326 x 1,326 product. The class
+solver's leaf scalars already give ``u * R_j``; this solver keeps, for each of the other
+seat's own edges, the correction ``(n / live) * (R_j - B_j(c)) - R_j`` and adds ``u`` times it
+at each leaf (:func:`add_leaf_blocking`). The equity term is the class solver's table product
+(the same :func:`~pokerlab.preflop.kernels.sparse_products`, over 1,326 columns instead of 169)
+on the scaled table ``(n / live) * EQ``. A seat's value summed with weights ``1/n`` is its
+expected payoff per hand, so the exploitability is in bb/hand as in the class game.
+
+Without blocking (``ComboDeck.cards`` None: the product deal) the corrections are zero and the
+game is the class game with each class split into its combos, which the tests use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from pokerlab import cards as C
+from pokerlab.preflop.kernels import _weighted_total
+from pokerlab.preflop.payoffs import EndingPayoffs
+from pokerlab.preflop.solver import EndingInputs, Solver
+from pokerlab.preflop.tree import Tree
+
+HANDS = ("classes", "combos")
+"""What a seat's hand is in a solve (``solve.hands``): one of the 169 classes, or one of the 1,326 combos."""
+
+COMBO_SEATS = (2,)
+"""Table sizes the combo mode solves."""
+
+
+@dataclass(frozen=True)
+class ComboDeck:
+    """The hands of the combo game. ``win``/``tie`` (n, n): probability that the row hand wins
+    or ties against the column hand (0 where they collide); ``combo_class`` (n,): each hand's
+    class (for expanding a class strategy and reading a combo one by class); ``cards`` (n, 2):
+    the two cards of each hand (any numbering), or None for the product deal with no blocking.
+    With cards, every hand must miss the same number of the others (all the 2-card hands of a
+    set of cards)."""
+
+    win: np.ndarray
+    tie: np.ndarray
+    combo_class: np.ndarray
+    cards: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = self.combo_class.size
+        if self.win.shape != (n, n) or self.tie.shape != (n, n):
+            raise ValueError(f"combo deck: win {self.win.shape} and tie {self.tie.shape} must be ({n}, {n})")
+        if self.cards is not None:
+            if self.cards.shape != (n, 2):
+                raise ValueError(f"combo deck: cards {self.cards.shape} must be ({n}, 2)")
+            live = self.live.sum(axis=1)
+            if np.any(live != live[0]):
+                raise ValueError("combo deck: every hand must miss as many of the others (all the 2-card hands of a set of cards)")
+
+    @classmethod
+    def full(cls, table) -> "ComboDeck":
+        """The real deck from the 1,326 x 1,326 table (:class:`pokerlab.equity_combos.ComboEquityTable`)."""
+        from pokerlab.equity_combos import BOARDS_PER_PAIR
+
+        return cls(np.asarray(table.wins, dtype=np.float64) / BOARDS_PER_PAIR,
+                   np.asarray(table.ties, dtype=np.float64) / BOARDS_PER_PAIR,
+                   C.COMBO_CLASS.astype(np.int64), C.COMBO_CARDS.astype(np.int64))
+
+    @classmethod
+    def expanded_classes(cls, class_win: np.ndarray, class_tie: np.ndarray) -> "ComboDeck":
+        """The class game split into combos: each combo carries its class's equities and the deal
+        is the product one (no blocking)."""
+        k = C.COMBO_CLASS.astype(np.int64)
+        return cls(np.asarray(class_win, dtype=np.float64)[np.ix_(k, k)],
+                   np.asarray(class_tie, dtype=np.float64)[np.ix_(k, k)], k)
+
+    @property
+    def n(self) -> int:
+        return self.combo_class.size
+
+    @property
+    def live(self) -> np.ndarray:
+        """(n, n) bool: the pair can be dealt (no shared card); all True for the product deal."""
+        if self.cards is None:
+            return np.ones((self.n, self.n), dtype=bool)
+        a, b = self.cards[:, 0], self.cards[:, 1]
+        return ~((a[:, None] == a) | (a[:, None] == b) | (b[:, None] == a) | (b[:, None] == b))
+
+    @property
+    def scale(self) -> float:
+        """n / (hands that miss a given hand): turns ``q = reach / n`` into the conditional deal's weights."""
+        return 1.0 if self.cards is None else self.n / int(self.live[0].sum())
+
+    @property
+    def card_slots(self) -> np.ndarray:
+        """(n, 2) the cards renumbered 0..k-1 (k cards in the deck)."""
+        _, slots = np.unique(self.cards, return_inverse=True)
+        return slots.reshape(self.n, 2).astype(np.int64)
+
+    def class_weights(self) -> np.ndarray:
+        """(169,) how many hands of the deck each class has."""
+        return np.bincount(self.combo_class, minlength=C.N_CLASSES)
+
+
+@njit(cache=True)
+def blocking_corrections(reach, rows, prior, slots, n_cards, scale, out):
+    """``out[r, c] = scale * (R - B(c)) - R`` for the first ``rows`` rows of a seat's own-edge
+    reach, with ``q = reach[r] * prior``, ``R`` its total (summed as the solver's totals are) and
+    ``B(c) = Q[slots[c, 0]] + Q[slots[c, 1]] - q[c]`` its mass on the hands sharing a card with c
+    (``Q[x]``: the mass on the hands holding card x, summed in hand order)."""
+    m = prior.size
+    mass = np.empty(n_cards)
+    for r in range(rows):
+        total = _weighted_total(reach, r, prior)
+        mass[:] = 0.0
+        for c in range(m):
+            q = reach[r, c] * prior[c]
+            mass[slots[c, 0]] += q
+            mass[slots[c, 1]] += q
+        for c in range(m):
+            blocked = mass[slots[c, 0]] + mass[slots[c, 1]] - reach[r, c] * prior[c]
+            out[r, c] = scale * (total - blocked) - total
+
+
+@njit(cache=True)
+def add_leaf_blocking(values, rows, leaf_const, opponent_rows, corrections):
+    """``values[rows[i]] += leaf_const[i] * corrections[opponent_rows[i]]`` for every leaf ``i``:
+    the part of a leaf's constant payoff that depends on which hands the other seat can hold."""
+    m = values.shape[1]
+    for i in range(rows.size):
+        u = leaf_const[i]
+        if u == 0.0:
+            continue
+        r, o = rows[i], opponent_rows[i]
+        for c in range(m):
+            values[r, c] += u * corrections[o, c]
+
+
+class ComboSolver(Solver):
+    """CFR+ and the exact best response of the heads-up combo game (see the module docstring).
+    ``deck``: the hands, their equities and cards; the payoffs are the class solver's (chip EV,
+    postflop model v1: class deviations are per class and would need their own blocking)."""
+
+    def __init__(self, tree: Tree, payoffs: EndingPayoffs, deck: ComboDeck):
+        if tree.seats not in COMBO_SEATS:
+            raise ValueError(f"solve.hands: combos solves {', '.join(map(str, COMBO_SEATS))}-seat spots, "
+                             f"not {tree.seats} seats")
+        if payoffs.class_vectors is not None:
+            raise ValueError("solve.hands: combos takes postflop model v1 (class deviations and solved endings "
+                             "are per class)")
+        self.deck = deck
+        self._scale = deck.scale
+        self._slots = deck.card_slots if deck.cards is not None else None
+        super().__init__(tree, payoffs, deck.win * self._scale, deck.tie * self._scale,
+                         prior=np.full(deck.n, 1.0 / deck.n))
+
+    def _new_inputs(self) -> EndingInputs:
+        inputs = super()._new_inputs()
+        if self._slots is not None:
+            inputs.extra = np.zeros_like(inputs.own_reach)
+        return inputs
+
+    def _make_extra_terms(self) -> None:
+        """Per seat: its leaves' rows, constants and the other seat's own-edge row at each."""
+        self._leaf_blocking = []
+        for seat, view in enumerate(self.views):
+            opponent_rows = self._source_row[1 - seat, view.leaves]
+            self._leaf_blocking.append({"local": view.leaf_local, "region": view.leaf_region,
+                                        "const": np.ascontiguousarray(view.leaf_const), "opponent": opponent_rows})
+
+    def _refresh_extra(self, seat: int, inputs: EndingInputs) -> None:
+        if self._slots is not None:
+            rows = self._edge_node[seat].size
+            blocking_corrections(inputs.own_reach[seat], rows, self.prior, self._slots, int(self._slots.max()) + 1,
+                                 self._scale, inputs.extra[seat])
+
+    def _add_terms(self, seat: int, inputs: EndingInputs, values: np.ndarray, rows: str) -> None:
+        super()._add_terms(seat, inputs, values, rows)
+        if self._slots is not None:
+            leaves = self._leaf_blocking[seat]
+            add_leaf_blocking(values, leaves[rows], leaves["const"], leaves["opponent"], inputs.extra[1 - seat])
+
+
+def expand_class_strategy(class_sigma: np.ndarray, deck: ComboDeck) -> np.ndarray:
+    """(n_nodes, n) edge strategies of every hand from (n_nodes, 169) class strategies: each
+    combo plays its class's strategy."""
+    return np.ascontiguousarray(np.asarray(class_sigma)[:, deck.combo_class])
+
+
+def class_frequencies(sigma: np.ndarray, reach: np.ndarray, deck: ComboDeck) -> np.ndarray:
+    """(n_nodes, 169) per-class edge frequencies of combo strategies: at each edge, the mean of
+    the combos' frequencies weighted by their own reach at the parent (``reach``: (n_nodes, n),
+    the acting seat's reach at each edge's parent); combos that never get there count equally."""
+    k = deck.combo_class
+    w = np.where(reach.sum(axis=1, keepdims=True) > 0, reach, 1.0)
+    num = np.zeros((sigma.shape[0], C.N_CLASSES))
+    den = np.zeros((sigma.shape[0], C.N_CLASSES))
+    np.add.at(num.T, k, (w * sigma).T)
+    np.add.at(den.T, k, w.T)
+    zero = den <= 0
+    np.add.at(num.T, k, np.where(zero[:, k], sigma, 0.0).T)  # a class none of whose combos arrive: plain mean
+    np.add.at(den.T, k, np.where(zero[:, k], 1.0, 0.0).T)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)

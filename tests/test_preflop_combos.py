@@ -1,0 +1,175 @@
+"""The heads-up preflop game over combos (card removal): the best response against a brute force
+over every dealt pair, the class game reproduced when the deal ignores blocking, and the push/fold
+tree against the exact card-removal push/fold solver."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab import cards as C
+from pokerlab.equity import canonical_boards
+from pokerlab.equity_combos import exact_combo_counts
+from pokerlab.preflop.combos import ComboDeck, ComboSolver, expand_class_strategy
+from pokerlab.preflop.payoffs import PostflopModel, chip_ev_payoffs
+from pokerlab.preflop.solver import Solver
+from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.tree import build_tree
+
+
+def _combos_of_ranks(ranks: str) -> np.ndarray:
+    idx = [C.RANKS.index(r) for r in ranks]
+    return np.flatnonzero(np.isin(C.COMBO_CARDS[:, 0] >> 2, idx) & np.isin(C.COMBO_CARDS[:, 1] >> 2, idx))
+
+
+def _random_deck(ranks: str, seed: int) -> ComboDeck:
+    """The combos of ``ranks`` with random but consistent hand-level outcomes (win + tie + loss = 1,
+    ties symmetric, 0 where the hands collide)."""
+    combos = _combos_of_ranks(ranks)
+    cards = C.COMBO_CARDS[combos].astype(np.int64)
+    n = combos.size
+    rng = np.random.default_rng(seed)
+    tie = np.triu(rng.uniform(0, 0.1, (n, n)), 1)
+    tie = tie + tie.T
+    win = np.triu(rng.uniform(0, 1, (n, n)), 1) * (1 - tie)
+    win = win + np.tril((1 - tie - win.T), -1)
+    deck = ComboDeck(win, tie, C.COMBO_CLASS[combos].astype(np.int64), cards)
+    live = deck.live
+    return ComboDeck(np.where(live, win, 0.0), np.where(live, tie, 0.0), deck.combo_class, cards)
+
+
+def _random_sigma(tree, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    sigma = np.ones((tree.n_nodes, n))
+    for h in tree.decisions:
+        children = tree.child_start[h] + np.arange(tree.n_children[h])
+        x = rng.uniform(0, 1, (children.size, n)) ** 3
+        sigma[children] = x / x.sum(axis=0)
+    return sigma
+
+
+def _brute_force(tree, payoffs, deck: ComboDeck, sigma: np.ndarray, seat: int, best_response: bool) -> float:
+    """Seat ``seat``'s value (bb/hand) by summing over every dealt pair of hands: the joint deal
+    is uniform over the pairs that share no card, and each pair's payoff at every ending comes
+    from :meth:`EndingPayoffs.hand_payoffs`."""
+    n, other = deck.n, 1 - seat
+    live = deck.live
+    joint = live / live.sum()
+    reach = np.ones((tree.n_nodes, n))  # the other seat's own reach
+    for h in range(1, tree.n_nodes):
+        reach[h] = reach[tree.parent[h]] * (sigma[h] if tree.parent_actor[h] == other else 1.0)
+    pay = np.zeros((payoffs.nodes.size, n, n))  # (ending, own hand, other hand)
+    for c in range(n):
+        for d in range(n):
+            if live[c, d]:
+                hands = (c, d) if seat == 0 else (d, c)
+                pay[:, c, d] = payoffs.hand_payoffs(np.array(hands), deck.win, deck.tie)[:, seat]
+    values = np.zeros((tree.n_nodes, n))
+    ending = {int(k): z for z, k in enumerate(payoffs.nodes)}
+    for h in range(tree.n_nodes - 1, -1, -1):
+        if h in ending:
+            values[h] = (joint * reach[h][None, :] * pay[ending[h]]).sum(axis=1)
+            continue
+        children = tree.child_start[h] + np.arange(tree.n_children[h])
+        if tree.actor[h] != seat:
+            values[h] = values[children].sum(axis=0)
+        elif best_response:
+            values[h] = values[children].max(axis=0)
+        else:
+            values[h] = (sigma[children] * values[children]).sum(axis=0)
+    return float(values[0].sum())
+
+
+@pytest.mark.parametrize("depth", [10, 40])
+def test_best_response_against_a_brute_force_over_dealt_pairs(depth):
+    """Random combo strategies on a reduced deck (the 66 combos of A, 7, 2): each seat's value and
+    best-response value equal the brute force's, which weighs every pair of hands that can be dealt."""
+    tree = build_tree(Spot("cash", 2, depth), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    assert {"fold", "allin", "flop"} <= {tree.nodes[k].kind for k in payoffs.nodes}
+    deck = _random_deck("A72", seed=depth)
+    sigma = _random_sigma(tree, deck.n, seed=depth + 1)
+    gains, values = ComboSolver(tree, payoffs, deck).exploitability_of(sigma)
+    for seat in range(2):
+        value = _brute_force(tree, payoffs, deck, sigma, seat, best_response=False)
+        best = _brute_force(tree, payoffs, deck, sigma, seat, best_response=True)
+        assert values[seat] == pytest.approx(value, abs=1e-12)
+        assert gains[seat] == pytest.approx(best - value, abs=1e-12)
+        assert gains[seat] > 0.01  # random play is exploitable: the comparison is not of zeros
+
+
+def test_blocking_matters_on_a_reduced_deck():
+    """The same strategies and hand outcomes, dealt with and without blocking, are worth different amounts."""
+    tree = build_tree(Spot("cash", 2, 10), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    deck = _random_deck("A72", seed=3)
+    unblocked = ComboDeck(deck.win, deck.tie, deck.combo_class)
+    sigma = _random_sigma(tree, deck.n, seed=4)
+    with_blocking = ComboSolver(tree, payoffs, deck).exploitability_of(sigma)[1]
+    without = ComboSolver(tree, payoffs, unblocked).exploitability_of(sigma)[1]
+    assert np.abs(with_blocking - without).max() > 1e-3
+
+
+def test_a_deal_that_ignores_blocking_reproduces_the_class_mode(equity_table):
+    """Class equities expanded to the 1,326 combos and the product deal: CFR+ over combos gives
+    every combo its class's strategy, and the exploitability and values of the class mode."""
+    tree = build_tree(Spot("cash", 2, 20), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    classes = Solver(tree, payoffs, equity_table.win, equity_table.tie)
+    combos = ComboSolver(tree, payoffs, ComboDeck.expanded_classes(equity_table.win, equity_table.tie))
+    classes.iterate(150)
+    combos.iterate(150)
+    expanded = expand_class_strategy(classes.average_sigma(), combos.deck)
+    assert np.abs(combos.average_sigma() - expanded).max() < 1e-9
+    class_gains, class_values = classes.exploitability()
+    combo_gains, combo_values = combos.exploitability()
+    assert combo_gains == pytest.approx(class_gains, abs=1e-10)
+    assert combo_values == pytest.approx(class_values, abs=1e-10)
+    # and the class strategy expanded is evaluated as the class mode evaluates it
+    assert combos.exploitability_of(expanded)[0] == pytest.approx(class_gains, abs=1e-10)
+
+
+@pytest.fixture(scope="module")
+def reduced_table():
+    """The 190 combos of ranks A, K, 9, 5, 2 with hand-level counts on the orbits of 40 boards
+    (as the push/fold card-removal tests use them)."""
+    keys, weights = canonical_boards()
+    pick = np.linspace(0, keys.size - 1, 40).astype(np.int64)
+    wins, ties = exact_combo_counts(keys[pick], weights[pick])
+    combos = _combos_of_ranks("AK952")
+    w, t = wins[np.ix_(combos, combos)], ties[np.ix_(combos, combos)]
+    boards = w + t + w.T
+    equity = np.divide(w + 0.5 * t, boards, out=np.full(w.shape, 0.5), where=boards > 0)
+    return combos, equity
+
+
+@pytest.mark.parametrize("depth", [10, 15])
+def test_the_push_fold_tree_reproduces_the_card_removal_push_fold_solver(reduced_table, depth):
+    """The tree restricted to fold or all-in is heads-up push/fold with card removal: the exact
+    equilibrium of :func:`pokerlab.pushfold.headsup_combos.solve_headsup_combos` has no best
+    response gain here and the same seat values, and CFR+ over combos converges to its values."""
+    from pokerlab.pushfold.fees import PushFoldGame
+    from pokerlab.pushfold.headsup_combos import ComboDeal, solve_headsup_combos
+
+    combos, equity = reduced_table
+    deck = ComboDeck(np.where(equity > 0, equity, 0.0), np.zeros_like(equity), C.COMBO_CLASS[combos].astype(np.int64),
+                     C.COMBO_CARDS[combos].astype(np.int64))
+    equity = np.where(deck.live, equity, 0.0)
+    deck = ComboDeck(equity, np.zeros_like(equity), deck.combo_class, deck.cards)
+    spot = Spot("cash", 2, depth)
+    tree = build_tree(spot, load_sizing(), shove_or_fold=True)
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    exact = solve_headsup_combos(PushFoldGame(2, depth, "none", ante_bb=spot.ante),
+                                 ComboDeal(deck.live / deck.live.sum(), equity, deck.combo_class))
+    assert exact.exploitability_bb <= 1e-12
+    sigma = np.ones((tree.n_nodes, deck.n))
+    for node, x in (("A", exact.sb_shove), ("F", 1 - exact.sb_shove), ("AC", exact.bb_call), ("AF", 1 - exact.bb_call)):
+        sigma[tree.index[node]] = x
+    solver = ComboSolver(tree, payoffs, deck)
+    gains, values = solver.exploitability_of(sigma)
+    assert gains.max() <= 1e-12
+    assert values == pytest.approx([exact.seat_ev["SB"], exact.seat_ev["BB"]], abs=1e-12)
+    solver.iterate(2000)
+    gains, cfr_values = solver.exploitability()
+    assert gains.max() < 1e-4
+    assert cfr_values == pytest.approx(values, abs=1e-4)
