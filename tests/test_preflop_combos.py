@@ -173,3 +173,94 @@ def test_the_push_fold_tree_reproduces_the_card_removal_push_fold_solver(reduced
     gains, cfr_values = solver.exploitability()
     assert gains.max() < 1e-4
     assert cfr_values == pytest.approx(values, abs=1e-4)
+
+
+def test_read_out_of_a_deal_that_ignores_blocking_is_the_class_read_out(equity_table):
+    """The combo read-out, by class, of the product deal equals the class read-out: reach, action
+    shares, arrival, strategies, EVs, tier shares and seat EVs."""
+    from pokerlab.preflop.combos import read_out_combos
+    from pokerlab.preflop.readout import read_out
+
+    tree = build_tree(Spot("cash", 2, 20), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    classes = Solver(tree, payoffs, equity_table.win, equity_table.tie)
+    combos = ComboSolver(tree, payoffs, ComboDeck.expanded_classes(equity_table.win, equity_table.tie))
+    classes.iterate(60)
+    combos.iterate(60)
+    a, b = read_out(classes), read_out_combos(combos)
+    assert b.seat_ev == pytest.approx(a.seat_ev, abs=1e-10)
+    assert b.tier_shares == pytest.approx(a.tier_shares, abs=1e-10)
+    for x, y in zip(a.nodes, b.nodes):
+        assert (x.id, x.actor, x.actions) == (y.id, y.actor, y.actions)
+        assert y.reach == pytest.approx(x.reach, abs=1e-10)
+        for field in ("strategy", "arrive_with", "class_reach", "action_ev", "node_ev"):
+            np.testing.assert_allclose(getattr(y, field), getattr(x, field), atol=1e-9, err_msg=f"{x.id} {field}")
+
+
+def test_read_out_with_blocking_adds_up():
+    """With blocking, the read-out's deal shares are those of the dealt pairs: the endings' shares
+    sum to one, every node's arrival sums to one, a node's reach is the sum of its children's, and
+    the seat EVs are the solver's values (the brute force's, by the test above)."""
+    from pokerlab.preflop.combos import read_out_combos
+
+    tree = build_tree(Spot("cash", 2, 40), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    deck = _random_deck("A72", seed=5)
+    solver = ComboSolver(tree, payoffs, deck)
+    solver.iterate(30)
+    readout = read_out_combos(solver)
+    assert sum(readout.tier_shares.values()) == pytest.approx(1.0, abs=1e-12)
+    assert readout.seat_ev == pytest.approx(solver.exploitability()[1], abs=1e-12)
+    reach = {node.id: node.reach for node in readout.nodes}
+    for node in readout.nodes:
+        assert node.arrive_with.sum() == pytest.approx(1.0, abs=1e-12)
+        shares = node.arrive_with @ np.nan_to_num(node.strategy)  # classes with no hand in this deck: NaN
+        assert shares.sum() == pytest.approx(1.0, abs=1e-9)
+        for a, share in zip(node.actions, shares):
+            if node.id + a in reach:
+                assert reach[node.id + a] == pytest.approx(node.reach * share, abs=1e-12)
+
+
+def test_solve_hands_settings_and_errors(equity_table, tmp_path):
+    """``solve.hands``: classes leave no trace in the result; combos are recorded with the combo
+    table's digest; the seat counts, formats and models without a combo mode are refused by name."""
+    from pokerlab.preflop.solve import SolveSettings, solve_spot
+    from pokerlab.workflow_config import check_config
+
+    with pytest.raises(ValueError, match="solve.hands: 'cards'; expected one of"):
+        SolveSettings(hands="cards")
+    section = {"postflop": {"model": "v1"}, "checkpoints": [10], "bar_coefficient": 0.01, "hands": "combos"}
+    assert SolveSettings.from_config(section).hands == "combos"
+    with pytest.raises(ValueError, match="cash/3max/20bb has 3 seats"):
+        solve_spot(Spot("cash", 3, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
+    with pytest.raises(ValueError, match="'icm_final' is valued by ICM"):
+        solve_spot(Spot("icm_final", 2, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
+    with pytest.raises(ValueError, match="needs the combo equity table"):
+        solve_spot(Spot("cash", 2, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
+    with pytest.raises(ValueError, match=r"solve.spots\[1\]: 3 seats; solve.hands combos solves 2-seat spots"):
+        check_config({"solve": {"hands": "combos", "spots": [{"format": "cash", "seats": 2, "depth": 10},
+                                                             {"format": "cash", "seats": 3, "depth": 10}]}})
+    with pytest.raises(ValueError, match="combos takes postflop model v1, not 'v2'"):
+        check_config({"solve": {"hands": "combos", "postflop": {"model": "v2"}, "spots": []}})
+
+
+def test_solve_spot_over_combos_records_its_mode(equity_table):
+    """A combo solve through ``solve_spot`` on a table whose combos carry their class's equities:
+    the product deal is not what it plays (it blocks), so its chart differs from the class one,
+    and it records the mode and the table it read."""
+    from pokerlab.equity_combos import BOARDS_PER_PAIR, ComboEquityTable
+    from pokerlab.preflop.solve import SolveSettings, solve_spot
+
+    k = C.COMBO_CLASS.astype(np.int64)
+    live = ComboDeck(np.zeros((C.N_COMBOS,) * 2), np.zeros((C.N_COMBOS,) * 2), k, C.COMBO_CARDS.astype(np.int64)).live
+    wins = np.where(live, np.round(equity_table.win[np.ix_(k, k)] * BOARDS_PER_PAIR), 0)
+    ties = np.where(live, BOARDS_PER_PAIR - wins - wins.T, 0)
+    table = ComboEquityTable(wins.astype(np.int32), ties.astype(np.int32))
+    settings = SolveSettings(checkpoints=(50,), bar_coefficient=10.0)
+    classes = solve_spot(Spot("cash", 2, 20), load_sizing(), equity_table.win, equity_table.tie, settings)
+    combos = solve_spot(Spot("cash", 2, 20), load_sizing(), equity_table.win, equity_table.tie,
+                        SolveSettings(checkpoints=(50,), bar_coefficient=10.0, hands="combos"), combo_table=table)
+    assert "hands" not in classes["settings"]
+    assert combos["settings"]["hands"] == "combos" and len(combos["settings"]["combo_table_sha256"]) == 64
+    assert combos["status"] == "shipped" and sum(combos["tier_shares"].values()) == pytest.approx(1.0, abs=1e-9)
+    assert combos["nodes"][0]["shares"] != classes["nodes"][0]["shares"]

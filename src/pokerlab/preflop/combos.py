@@ -35,7 +35,8 @@ from numba import njit
 
 from pokerlab import cards as C
 from pokerlab.preflop.kernels import _weighted_total
-from pokerlab.preflop.payoffs import EndingPayoffs
+from pokerlab.preflop.payoffs import TIERS, EndingPayoffs
+from pokerlab.preflop.readout import NodeReadout, Readout
 from pokerlab.preflop.solver import EndingInputs, Solver
 from pokerlab.preflop.tree import Tree
 
@@ -201,17 +202,126 @@ def expand_class_strategy(class_sigma: np.ndarray, deck: ComboDeck) -> np.ndarra
     return np.ascontiguousarray(np.asarray(class_sigma)[:, deck.combo_class])
 
 
-def class_frequencies(sigma: np.ndarray, reach: np.ndarray, deck: ComboDeck) -> np.ndarray:
-    """(n_nodes, 169) per-class edge frequencies of combo strategies: at each edge, the mean of
-    the combos' frequencies weighted by their own reach at the parent (``reach``: (n_nodes, n),
-    the acting seat's reach at each edge's parent); combos that never get there count equally."""
-    k = deck.combo_class
-    w = np.where(reach.sum(axis=1, keepdims=True) > 0, reach, 1.0)
-    num = np.zeros((sigma.shape[0], C.N_CLASSES))
-    den = np.zeros((sigma.shape[0], C.N_CLASSES))
-    np.add.at(num.T, k, (w * sigma).T)
-    np.add.at(den.T, k, w.T)
-    zero = den <= 0
-    np.add.at(num.T, k, np.where(zero[:, k], sigma, 0.0).T)  # a class none of whose combos arrive: plain mean
-    np.add.at(den.T, k, np.where(zero[:, k], 1.0, 0.0).T)
-    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+def _class_sums(x: np.ndarray, combo_class: np.ndarray) -> np.ndarray:
+    """(..., 169) sums of (..., n) over each class's hands."""
+    out = np.zeros(x.shape[:-1] + (C.N_CLASSES,))
+    np.add.at(out.T, combo_class, np.moveaxis(x, -1, 0))
+    return out
+
+
+def _class_mean(x: np.ndarray, weight: np.ndarray, fallback: np.ndarray, combo_class: np.ndarray) -> np.ndarray:
+    """(..., 169) means of (..., n) over each class's hands weighted by ``weight`` (n,); a class
+    with no weight takes the ``fallback``-weighted mean (NaN if that has none either)."""
+    num, den = _class_sums(x * weight, combo_class), _class_sums(weight, combo_class)
+    num2, den2 = _class_sums(x * fallback, combo_class), _class_sums(fallback, combo_class)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), num2 / den2)
+
+
+def read_out_combos(solver: ComboSolver) -> Readout:
+    """The read-out of a combo solve by class (the fields of
+    :class:`pokerlab.preflop.readout.NodeReadout`, 169 classes), with the deal's blocking:
+
+    * ``reach``: the share of deals reaching the node, ``sum_c P(c) reach_0(c) live_0(c)`` where
+      ``live_s(c)`` is the other seat's reach there given that seat ``s`` holds ``c``;
+    * ``arrive_with``, ``strategy``: the classes of the deals reaching the node and each class's
+      frequencies, its combos weighted by their share of those deals (a class that never
+      arrives: its combos' plain mean);
+    * ``action_ev``, ``node_ev``: a class's EV given the node is reached, its combos weighted by
+      the chance the others get there with them (NaN where they never do);
+    * ``class_reach``: the mean over the class's combos of the actor's own reach.
+    """
+    tree, prior, k = solver.tree, solver.prior, solver.deck.combo_class
+    sigma = solver.average_sigma()
+    reach = solver.reach_under(sigma)
+    inputs = solver.ending_inputs(reach)
+    values = [solver.seat_values(seat, sigma, reach, ending_inputs=inputs) for seat in range(2)]
+    live = np.empty_like(reach)  # live[s, h, c]: the other seat's mass at h when seat s holds c
+    for seat in range(2):
+        other = 1 - seat
+        live[seat] = inputs.totals[other][:, None]
+        if inputs.extra is not None:
+            live[seat] += inputs.extra[other][solver._source_row[other]]
+    deals = prior * reach * live  # the deals (c, any other hand) reaching h with seat s holding c
+    table_reach = deals[0].sum(axis=1)
+    uniform = np.ones(solver.deck.n)
+    nodes = []
+    for h in tree.decisions:
+        node = tree.nodes[h]
+        seat = node.actor
+        children = tree.child_start[h] + np.arange(len(node.actions))
+        others = prior * live[seat, h]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            action_ev = np.where(live[seat, h] > 0, values[seat][children] / live[seat, h], np.nan)
+            node_ev = np.where(live[seat, h] > 0, values[seat][h] / live[seat, h], np.nan)
+            arrive = _class_sums(deals[seat, h], k) / table_reach[h]
+        nodes.append(NodeReadout(node.id, seat, node.actions, node.capped, float(table_reach[h]),
+                                 _class_mean(sigma[children], deals[seat, h], uniform, k).T,
+                                 _class_mean(np.nan_to_num(action_ev), others, others, k).T,
+                                 _class_mean(np.nan_to_num(node_ev), others, others, k),
+                                 arrive, _class_mean(reach[seat, h], uniform, uniform, k)))
+    ending_reach = table_reach[solver.payoffs.nodes]
+    tiers = solver.payoffs.tier
+    tier_shares = {name: float(ending_reach[tiers == t].sum()) for t, name in TIERS.items() if name != "flop_solved"}
+    seat_ev = np.array([prior @ v[0] for v in values])
+    return Readout(tuple(nodes), seat_ev, tier_shares, tier_shares["flop"])
+
+
+def class_strategy_from_result(tree: Tree, result: dict) -> np.ndarray:
+    """(n_nodes, 169) edge strategies of a result document's chart (its per-class read-out, as
+    shipped: rounded, so each node's frequencies are rescaled to sum to one)."""
+    sigma = np.ones((tree.n_nodes, C.N_CLASSES))
+    for node in result["nodes"]:
+        h = tree.index[node["id"]]
+        children = tree.child_start[h] + np.arange(len(node["actions"]))
+        sigma[children] = [node["strategy"][a] for a in node["actions"]]
+        sigma[children] /= sigma[children].sum(axis=0)
+    return sigma
+
+
+def chart_in_combo_game(tree: Tree, payoffs: EndingPayoffs, result: dict, deck: ComboDeck) -> tuple[np.ndarray, np.ndarray]:
+    """(per-seat exploitability, per-seat value), bb/hand, of a class chart played combo by combo
+    (every combo of a class plays the class's frequencies) in the combo game of ``deck``: what
+    the chart gives away to a player who accounts for card removal."""
+    solver = ComboSolver(tree, payoffs, deck)
+    return solver.exploitability_of(expand_class_strategy(class_strategy_from_result(tree, result), deck))
+
+
+def frequency_changes(base: dict, other: dict, min_reach: float = 0.01) -> dict[str, float | str]:
+    """How far two result documents of one tree are apart, in percentage points, node by node
+    (decisions reached by at least ``min_reach`` of the deals in ``base``):
+
+    * ``share_max`` / ``share_mean``: the largest change of a node's action share (the share of
+      the deals reaching it that take the action), over the nodes and actions, and the mean over
+      the nodes of each node's largest one, weighted by the node's reach;
+    * ``class_max`` / ``class_mean``: per class, half the sum over the actions of the changes of
+      its frequencies (the share of its hands that play differently); the largest over nodes and
+      the classes that reach them, and the mean over each node's arriving classes (weighted by
+      ``base``'s arrival), then over the nodes by reach;
+    * ``share_max_node`` / ``class_max_node``: where the largest ones are (node id, and class).
+    """
+    others = {node["id"]: node for node in other["nodes"]}
+    out: dict[str, float | str] = {"share_max": 0.0, "class_max": 0.0, "share_max_node": "", "class_max_node": ""}
+    weight = share_sum = class_sum = 0.0
+    for node in base["nodes"]:
+        if node["reach"] < min_reach:
+            continue
+        twin = others[node["id"]]
+        shares = np.array([abs(node["shares"][a] - twin["shares"][a]) for a in node["actions"]]) * 100
+        strategy = np.array([node["strategy"][a] for a in node["actions"]])
+        twin_strategy = np.array([twin["strategy"][a] for a in node["actions"]])
+        per_class = 50 * np.abs(strategy - twin_strategy).sum(axis=0)
+        arrive = np.array(node["arrive_with"], dtype=np.float64)
+        per_class = np.where(arrive > 0, per_class, 0.0)
+        weight += node["reach"]
+        share_sum += node["reach"] * shares.max()
+        class_sum += node["reach"] * float(arrive @ per_class)
+        if shares.max() > out["share_max"]:
+            out["share_max"] = float(shares.max())
+            out["share_max_node"] = f"{node['id'] or 'root'} {node['actions'][int(shares.argmax())]}"
+        if per_class.max() > out["class_max"]:
+            out["class_max"] = float(per_class.max())
+            out["class_max_node"] = f"{node['id'] or 'root'} {C.CLASS_NAMES[int(per_class.argmax())]}"
+    out["share_mean"] = share_sum / weight
+    out["class_mean"] = class_sum / weight
+    return out
