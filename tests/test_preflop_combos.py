@@ -1,6 +1,7 @@
-"""The heads-up preflop game over combos (card removal): the best response against a brute force
-over every dealt pair, the class game reproduced when the deal ignores blocking, and the push/fold
-tree against the exact card-removal push/fold solver."""
+"""The preflop game over combos (card removal): the best response against a brute force over every
+dealt pair (heads-up) and triple (three seats), the class game reproduced when the deal ignores
+blocking, the read-outs, the push/fold tree against the exact card-removal push/fold solver, and
+``solve.hands``."""
 
 from __future__ import annotations
 
@@ -231,15 +232,15 @@ def test_solve_hands_settings_and_errors(equity_table, tmp_path):
         SolveSettings(hands="cards")
     section = {"postflop": {"model": "v1"}, "checkpoints": [10], "bar_coefficient": 0.01, "hands": "combos"}
     assert SolveSettings.from_config(section).hands == "combos"
-    with pytest.raises(ValueError, match="cash/3max/20bb has 3 seats"):
-        solve_spot(Spot("cash", 3, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
+    with pytest.raises(ValueError, match="cash/4max/20bb has 4 seats"):
+        solve_spot(Spot("cash", 4, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
     with pytest.raises(ValueError, match="'icm_final' is valued by ICM"):
         solve_spot(Spot("icm_final", 2, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
     with pytest.raises(ValueError, match="needs the combo equity table"):
         solve_spot(Spot("cash", 2, 20), load_sizing(), equity_table.win, equity_table.tie, SolveSettings(hands="combos"))
-    with pytest.raises(ValueError, match=r"solve.spots\[1\]: 3 seats; solve.hands combos solves 2-seat spots"):
-        check_config({"solve": {"hands": "combos", "spots": [{"format": "cash", "seats": 2, "depth": 10},
-                                                             {"format": "cash", "seats": 3, "depth": 10}]}})
+    with pytest.raises(ValueError, match=r"solve.spots\[1\]: 6 seats; solve.hands combos solves 2 or 3-seat spots"):
+        check_config({"solve": {"hands": "combos", "spots": [{"format": "cash", "seats": 3, "depth": 10},
+                                                             {"format": "cash", "seats": 6, "depth": 10}]}})
     with pytest.raises(ValueError, match="combos takes postflop model v1, not 'v2'"):
         check_config({"solve": {"hands": "combos", "postflop": {"model": "v2"}, "spots": []}})
 
@@ -264,3 +265,87 @@ def test_solve_spot_over_combos_records_its_mode(equity_table):
     assert combos["settings"]["hands"] == "combos" and len(combos["settings"]["combo_table_sha256"]) == 64
     assert combos["status"] == "shipped" and sum(combos["tier_shares"].values()) == pytest.approx(1.0, abs=1e-9)
     assert combos["nodes"][0]["shares"] != classes["nodes"][0]["shares"]
+
+
+def _brute_force_three(tree, payoffs, deck: ComboDeck, sigma: np.ndarray, seat: int, best_response: bool) -> float:
+    """Three seats: seat ``seat``'s value (bb/hand) summed over every triple of hands that share
+    no card (equally likely), each triple's payoffs from the ending's constants and terms."""
+    n = deck.n
+    live = deck.live
+    valid = live[:, :, None] & live[:, None, :] & live[None, :, :]
+    joint = valid / valid.sum()
+    equity = deck.win + 0.5 * deck.tie
+    reach = np.ones((3, tree.n_nodes, n))
+    for s in range(3):
+        for h in range(1, tree.n_nodes):
+            reach[s, h] = reach[s, tree.parent[h]] * (sigma[h] if tree.parent_actor[h] == s else 1.0)
+    axes = [(slice(None), None, None), (None, slice(None), None), (None, None, slice(None))]
+    values = np.zeros((tree.n_nodes, n))
+    ending = {int(k): z for z, k in enumerate(payoffs.nodes)}
+    for h in range(tree.n_nodes - 1, -1, -1):
+        if h in ending:
+            z = ending[h]
+            pay = np.full((n, n, n), payoffs.const[z, seat])
+            for t in np.flatnonzero((payoffs.term_ending == z) & (payoffs.term_seat == seat)):
+                opp = payoffs.term_opponent[t]
+                pair = equity if seat < opp else equity.T  # indexed [lower seat's hand, higher seat's hand]
+                shape = [1, 1, 1]
+                shape[seat], shape[opp] = n, n
+                pay = pay + payoffs.term_win[t] * pair.reshape(shape)
+            weight = joint.copy()
+            for s in range(3):
+                if s != seat:
+                    weight = weight * reach[s, h][axes[s]]
+            other_axes = tuple(a for a in range(3) if a != seat)
+            values[h] = (weight * pay).sum(axis=other_axes)
+            continue
+        children = tree.child_start[h] + np.arange(tree.n_children[h])
+        if tree.actor[h] != seat:
+            values[h] = values[children].sum(axis=0)
+        elif best_response:
+            values[h] = values[children].max(axis=0)
+        else:
+            values[h] = (sigma[children] * values[children]).sum(axis=0)
+    return float(values[0].sum())
+
+
+@pytest.mark.parametrize("depth", [15, 60])
+def test_three_seat_best_response_against_a_brute_force_over_dealt_triples(depth):
+    """Three seats, random combo strategies on the 66 combos of A, 7, 2: each seat's value and
+    best-response value equal those of a sum over every dealt triple of hands."""
+    from pokerlab.preflop.combos import ThreeSeatComboSolver
+
+    tree = build_tree(Spot("cash", 3, depth), load_sizing())
+    payoffs = chip_ev_payoffs(tree, PostflopModel())
+    assert {"fold", "allin", "flop"} <= {tree.nodes[k].kind for k in payoffs.nodes}
+    assert 3 in {len(tree.nodes[k].players_in) for k in payoffs.nodes}
+    deck = _random_deck("A72", seed=depth)
+    sigma = _random_sigma(tree, deck.n, seed=depth + 1)
+    gains, values = ThreeSeatComboSolver(tree, payoffs, deck).exploitability_of(sigma)
+    for seat in range(3):
+        value = _brute_force_three(tree, payoffs, deck, sigma, seat, best_response=False)
+        best = _brute_force_three(tree, payoffs, deck, sigma, seat, best_response=True)
+        assert values[seat] == pytest.approx(value, abs=1e-12)
+        assert gains[seat] == pytest.approx(best - value, abs=1e-12)
+        assert gains[seat] > 0.01
+
+
+def test_three_seat_read_out_adds_up():
+    """Three seats with blocking: the endings' shares sum to one, arrivals sum to one, a node's
+    reach splits over its children as its action shares say, and the seat EVs are the solver's
+    values (the brute force's, by the test above)."""
+    from pokerlab.preflop.combos import ThreeSeatComboSolver, read_out_combos
+
+    tree = build_tree(Spot("cash", 3, 15), load_sizing())
+    solver = ThreeSeatComboSolver(tree, chip_ev_payoffs(tree, PostflopModel()), _random_deck("A72", seed=8))
+    solver.iterate(5)
+    readout = read_out_combos(solver)
+    assert sum(readout.tier_shares.values()) == pytest.approx(1.0, abs=1e-12)
+    assert readout.seat_ev == pytest.approx(solver.exploitability()[1], abs=1e-12)
+    reach = {node.id: node.reach for node in readout.nodes}
+    for node in readout.nodes:
+        assert node.arrive_with.sum() == pytest.approx(1.0, abs=1e-12)
+        shares = node.arrive_with @ np.nan_to_num(node.strategy)
+        for a, share in zip(node.actions, shares):
+            if node.id + a in reach:
+                assert reach[node.id + a] == pytest.approx(node.reach * share, abs=1e-12)

@@ -116,7 +116,7 @@ def _files(config: dict[str, Any]) -> None:
 
 
 def _combo_hands(solve: dict[str, Any]) -> None:
-    """``solve.hands: combos`` solves heads-up spots under postflop model v1 only."""
+    """``solve.hands: combos`` solves 2- and 3-seat spots under postflop model v1 only."""
     from pokerlab.preflop.combos import COMBO_SEATS
 
     model = solve.get("postflop", {}).get("model", "v1")

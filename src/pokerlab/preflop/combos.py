@@ -28,13 +28,14 @@ game is the class game with each class split into its combos, which the tests us
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from pokerlab import cards as C
-from pokerlab.preflop.kernels import _weighted_total
+from pokerlab.preflop.kernels import _weighted_total, region_backward
 from pokerlab.preflop.payoffs import TIERS, EndingPayoffs
 from pokerlab.preflop.readout import NodeReadout, Readout
 from pokerlab.preflop.solver import EndingInputs, Solver
@@ -43,8 +44,8 @@ from pokerlab.preflop.tree import Tree
 HANDS = ("classes", "combos")
 """What a seat's hand is in a solve (``solve.hands``): one of the 169 classes, or one of the 1,326 combos."""
 
-COMBO_SEATS = (2,)
-"""Table sizes the combo mode solves."""
+COMBO_SEATS = (2, 3)
+"""Table sizes the combo mode solves (three-handed: exact but slow, :class:`ThreeSeatComboSolver`)."""
 
 
 @dataclass(frozen=True)
@@ -157,9 +158,8 @@ class ComboSolver(Solver):
     postflop model v1: class deviations are per class and would need their own blocking)."""
 
     def __init__(self, tree: Tree, payoffs: EndingPayoffs, deck: ComboDeck):
-        if tree.seats not in COMBO_SEATS:
-            raise ValueError(f"solve.hands: combos solves {', '.join(map(str, COMBO_SEATS))}-seat spots, "
-                             f"not {tree.seats} seats")
+        if tree.seats != 2:
+            raise ValueError(f"ComboSolver: 2 seats, not {tree.seats} (three: ThreeSeatComboSolver)")
         if payoffs.class_vectors is not None:
             raise ValueError("solve.hands: combos takes postflop model v1 (class deviations and solved endings "
                              "are per class)")
@@ -189,11 +189,167 @@ class ComboSolver(Solver):
             blocking_corrections(inputs.own_reach[seat], rows, self.prior, self._slots, int(self._slots.max()) + 1,
                                  self._scale, inputs.extra[seat])
 
+    def others_mass(self, inputs: EndingInputs) -> np.ndarray:
+        """(seats, n_nodes, n): at every node, the chance that the other seat plays to it given
+        that the seat holds each hand (its reach over the hands the deal leaves it)."""
+        live = np.empty((2, self.n_nodes, self.deck.n))
+        for seat in range(2):
+            other = 1 - seat
+            live[seat] = inputs.totals[other][:, None]
+            if inputs.extra is not None:
+                live[seat] += inputs.extra[other][self._source_row[other]]
+        return live
+
     def _add_terms(self, seat: int, inputs: EndingInputs, values: np.ndarray, rows: str) -> None:
         super()._add_terms(seat, inputs, values, rows)
         if self._slots is not None:
             leaves = self._leaf_blocking[seat]
             add_leaf_blocking(values, leaves[rows], leaves["const"], leaves["opponent"], inputs.extra[1 - seat])
+
+
+@njit(cache=True)
+def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef_k, equity, slots, pair_index, norm,
+                           out):
+    """Seat i's value at each leaf ``l`` of its view in the three-seat combo game, for every hand
+    ``c`` it may hold: ``out[l, c] = norm * sum over the hands (d_j, d_k) of the other two seats
+    that share no card with c nor with each other of r_j(d_j) r_k(d_k) (const[l] + coef_j[l]
+    EQ(c, d_j) + coef_k[l] EQ(c, d_k))``, with ``r_j = reach_j[rows_j[l]]`` (own reach) and
+    ``norm`` one over the number of such pairs. The sum runs over one seat's hands; the other
+    seat's mass that collides with neither hand comes from inclusion-exclusion:
+    ``R - B(c) - B(d) + O(c, d)``, ``B`` the mass on the hands sharing a card with one hand
+    (per-card sums) and ``O`` the mass on the (at most 4) hands made of a card of each."""
+    n, n_cards = equity.shape[0], pair_index.shape[0]
+    qj, qk = np.empty(n_cards), np.empty(n_cards)
+    bj, bk = np.empty(n), np.empty(n)
+    for leaf in range(const.size):
+        u, ej, ek = const[leaf], coef_j[leaf], coef_k[leaf]
+        rj, rk = reach_j[rows_j[leaf]], reach_k[rows_k[leaf]]
+        qj[:] = 0.0
+        qk[:] = 0.0
+        total_j = total_k = 0.0
+        for c in range(n):
+            a, b = slots[c, 0], slots[c, 1]
+            qj[a] += rj[c]
+            qj[b] += rj[c]
+            qk[a] += rk[c]
+            qk[b] += rk[c]
+            total_j += rj[c]
+            total_k += rk[c]
+        for c in range(n):
+            a, b = slots[c, 0], slots[c, 1]
+            bj[c] = qj[a] + qj[b] - rj[c]
+            bk[c] = qk[a] + qk[b] - rk[c]
+        for c in range(n):
+            a, b = slots[c, 0], slots[c, 1]
+            mass = with_j = with_k = 0.0
+            for d in range(n):
+                x, y = slots[d, 0], slots[d, 1]
+                if x == a or x == b or y == a or y == b:
+                    continue
+                if rj[d] != 0.0:
+                    overlap = rk[pair_index[a, x]] + rk[pair_index[a, y]] + rk[pair_index[b, x]] + rk[pair_index[b, y]]
+                    w = rj[d] * (total_k - bk[c] - bk[d] + overlap)
+                    mass += w
+                    with_j += w * equity[c, d]
+                if ek != 0.0 and rk[d] != 0.0:
+                    overlap = rj[pair_index[a, x]] + rj[pair_index[a, y]] + rj[pair_index[b, x]] + rj[pair_index[b, y]]
+                    with_k += rk[d] * (total_j - bj[c] - bj[d] + overlap) * equity[c, d]
+            out[leaf, c] = norm * (u * mass + ej * with_j + ek * with_k)
+
+
+@njit(cache=True)
+def scatter_rows(values, rows, leaf_values):
+    """``values[r] = sum of leaf_values[i] over rows[i] == r`` (in order); other rows 0."""
+    values[:] = 0.0
+    for i in range(rows.size):
+        r = rows[i]
+        for c in range(values.shape[1]):
+            values[r, c] += leaf_values[i, c]
+
+
+class ThreeSeatComboSolver(Solver):
+    """The three-seat combo game, exact: every pairwise-linear payoff of the class solver's tree,
+    with every triple of hands that share no card equally likely. Each leaf of a seat's view is
+    valued by :func:`three_seat_leaf_values`, a sum over the hands of one opponent (O(n^2) per
+    leaf, no table product); the best response, the values and CFR+ are the class solver's on
+    those leaf values. Slow (seconds per iteration): the structured form of the three-seat leaves
+    is not built (docs/card-removal.md)."""
+
+    def __init__(self, tree: Tree, payoffs: EndingPayoffs, deck: ComboDeck):
+        if tree.seats != 3:
+            raise ValueError(f"ThreeSeatComboSolver: 3 seats, not {tree.seats}")
+        if payoffs.class_vectors is not None or not np.array_equal(payoffs.term_tie, 0.5 * payoffs.term_win):
+            raise ValueError("combo mode: chip EV payoffs of postflop model v1 only")
+        if deck.cards is None:
+            raise ValueError("ThreeSeatComboSolver: the deck needs its cards (blocking)")
+        self.deck = deck
+        self._equity = np.ascontiguousarray(deck.win + 0.5 * deck.tie)
+        super().__init__(tree, payoffs, deck.win, deck.tie, prior=np.full(deck.n, 1.0 / deck.n))
+
+    def _make_extra_terms(self) -> None:
+        slots = self.deck.card_slots
+        n_cards = int(slots.max()) + 1
+        self._slots = slots
+        self._pair_index = np.zeros((n_cards, n_cards), dtype=np.int64)
+        self._pair_index[slots[:, 0], slots[:, 1]] = np.arange(self.deck.n)
+        self._pair_index[slots[:, 1], slots[:, 0]] = np.arange(self.deck.n)
+        self._norm = 1.0 / (math.comb(n_cards - 2, 2) * math.comb(n_cards - 4, 2))
+        p = self.payoffs
+        self._leaves = []
+        for seat, view in enumerate(self.views):
+            j, k = (s for s in range(3) if s != seat)
+            leaf_of = {int(h): i for i, h in enumerate(view.leaves)}
+            sel = np.flatnonzero(p.term_seat == seat)
+            coef = np.zeros((2, view.leaves.size))
+            for t in sel:
+                coef[0 if p.term_opponent[t] == j else 1, leaf_of[int(p.nodes[p.term_ending[t]])]] += p.term_win[t]
+            self._leaves.append((j, k, self._source_row[j, view.leaves], self._source_row[k, view.leaves],
+                                 np.ascontiguousarray(view.leaf_const), coef[0], coef[1]))
+
+    def _seat_columns(self, seat: int, inputs: EndingInputs) -> None:
+        """No table columns: the leaves sum over the hands themselves."""
+
+    def _leaf_values(self, seat: int, inputs: EndingInputs) -> np.ndarray:
+        j, k, rows_j, rows_k, const, coef_j, coef_k = self._leaves[seat]
+        out = np.empty((const.size, self.deck.n))
+        three_seat_leaf_values(inputs.own_reach[j], rows_j, inputs.own_reach[k], rows_k, const, coef_j, coef_k,
+                               self._equity, self._slots, self._pair_index, self._norm, out)
+        return out
+
+    def others_mass(self, inputs: EndingInputs) -> np.ndarray:
+        """(seats, n_nodes, n): at every node, the chance that the other two seats play to it
+        given that the seat holds each hand."""
+        live = np.empty((3, self.n_nodes, self.deck.n))
+        nodes = np.arange(self.n_nodes)
+        ones, zeros = np.ones(self.n_nodes), np.zeros(self.n_nodes)
+        for seat in range(3):
+            j, k = (s for s in range(3) if s != seat)
+            three_seat_leaf_values(inputs.own_reach[j], self._source_row[j, nodes], inputs.own_reach[k],
+                                   self._source_row[k, nodes], ones, zeros, zeros, self._equity, self._slots,
+                                   self._pair_index, self._norm, live[seat])
+        return live
+
+    def _view_leaf_values(self, seat: int, inputs: EndingInputs) -> np.ndarray:
+        view = self.views[seat]
+        values = np.zeros((view.nodes.size, self.n_classes))
+        values[view.leaf_local] = self._leaf_values(seat, inputs)
+        return values
+
+    def _region_values(self, seat: int, sigma: np.ndarray, inputs: EndingInputs,
+                       best_response: bool = False) -> np.ndarray:
+        view, values = self.views[seat], self._values[seat]
+        scatter_rows(values, view.leaf_region, self._leaf_values(seat, inputs))
+        region_backward(values, view.decision_region, view.first_child_row, view.decision_n_children,
+                        self._edge_node[seat], sigma, best_response)
+        return values
+
+
+def combo_solver(tree: Tree, payoffs: EndingPayoffs, deck: ComboDeck) -> Solver:
+    """The combo game's solver for the tree's table size: :class:`ComboSolver` heads-up,
+    :class:`ThreeSeatComboSolver` three-handed."""
+    if tree.seats == 3:
+        return ThreeSeatComboSolver(tree, payoffs, deck)
+    return ComboSolver(tree, payoffs, deck)
 
 
 def expand_class_strategy(class_sigma: np.ndarray, deck: ComboDeck) -> np.ndarray:
@@ -218,12 +374,13 @@ def _class_mean(x: np.ndarray, weight: np.ndarray, fallback: np.ndarray, combo_c
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), num2 / den2)
 
 
-def read_out_combos(solver: ComboSolver) -> Readout:
+def read_out_combos(solver: ComboSolver | ThreeSeatComboSolver) -> Readout:
     """The read-out of a combo solve by class (the fields of
     :class:`pokerlab.preflop.readout.NodeReadout`, 169 classes), with the deal's blocking:
 
     * ``reach``: the share of deals reaching the node, ``sum_c P(c) reach_0(c) live_0(c)`` where
-      ``live_s(c)`` is the other seat's reach there given that seat ``s`` holds ``c``;
+      ``live_s(c)`` is the chance that the other seats play to it given that seat ``s`` holds ``c``
+      (``others_mass`` of the solver);
     * ``arrive_with``, ``strategy``: the classes of the deals reaching the node and each class's
       frequencies, its combos weighted by their share of those deals (a class that never
       arrives: its combos' plain mean);
@@ -235,13 +392,8 @@ def read_out_combos(solver: ComboSolver) -> Readout:
     sigma = solver.average_sigma()
     reach = solver.reach_under(sigma)
     inputs = solver.ending_inputs(reach)
-    values = [solver.seat_values(seat, sigma, reach, ending_inputs=inputs) for seat in range(2)]
-    live = np.empty_like(reach)  # live[s, h, c]: the other seat's mass at h when seat s holds c
-    for seat in range(2):
-        other = 1 - seat
-        live[seat] = inputs.totals[other][:, None]
-        if inputs.extra is not None:
-            live[seat] += inputs.extra[other][solver._source_row[other]]
+    values = [solver.seat_values(seat, sigma, reach, ending_inputs=inputs) for seat in range(solver.n_seats)]
+    live = solver.others_mass(inputs)  # live[s, h, c]: P(the others reach h | seat s holds c)
     deals = prior * reach * live  # the deals (c, any other hand) reaching h with seat s holding c
     table_reach = deals[0].sum(axis=1)
     uniform = np.ones(solver.deck.n)
@@ -283,7 +435,7 @@ def chart_in_combo_game(tree: Tree, payoffs: EndingPayoffs, result: dict, deck: 
     """(per-seat exploitability, per-seat value), bb/hand, of a class chart played combo by combo
     (every combo of a class plays the class's frequencies) in the combo game of ``deck``: what
     the chart gives away to a player who accounts for card removal."""
-    solver = ComboSolver(tree, payoffs, deck)
+    solver = combo_solver(tree, payoffs, deck)
     return solver.exploitability_of(expand_class_strategy(class_strategy_from_result(tree, result), deck))
 
 

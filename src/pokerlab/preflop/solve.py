@@ -39,7 +39,7 @@ from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
 from pokerlab.equity_combos import ComboEquityTable, load_combo_table
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
-from pokerlab.preflop.combos import COMBO_SEATS, HANDS, ComboDeck, ComboSolver, read_out_combos
+from pokerlab.preflop.combos import COMBO_SEATS, HANDS, ComboDeck, combo_solver, read_out_combos
 from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
 from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, chip_ev_payoffs, read_postflop_constants
 from pokerlab.preflop.readout import Readout, read_out
@@ -83,7 +83,7 @@ class SolveSettings:
     # measured with other settings is refused; None skips that check (a table read on its own)
     solved_settings_sha256: str | None = None
     # a seat's hand: one of the 169 classes (no card removal between seats) or one of the 1,326 combos
-    # (card removal, pokerlab.preflop.combos: heads-up chip formats, model v1); classes leave no trace in the result
+    # (card removal, pokerlab.preflop.combos: 2 or 3 seats, chip formats, model v1); classes leave no trace in the result
     hands: str = "classes"
 
     def __post_init__(self) -> None:
@@ -354,8 +354,8 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     if settings.hands == "combos":
         if combo_table is None:
             raise ValueError("solve.hands: combos needs the combo equity table (rule equity_combos)")
-        solver = ComboSolver(tree, chip_ev_payoffs(tree, settings.postflop, aggressor=settings.aggressor),
-                             ComboDeck.full(combo_table))
+        solver = combo_solver(tree, chip_ev_payoffs(tree, settings.postflop, aggressor=settings.aggressor),
+                              ComboDeck.full(combo_table))
         payoff = {"model": "chip_ev", "unit": "bb"}
     else:
         solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
