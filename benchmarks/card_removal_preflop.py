@@ -1,19 +1,20 @@
 """The heads-up class charts in the combo game (card removal), the combo mode's cost, and how far
 the two modes' charts are apart.
 
-    nice .venv/bin/python benchmarks/card_removal_preflop.py                  # cash 10, 20, 50, 100bb
-    nice .venv/bin/python benchmarks/card_removal_preflop.py --depths 20 --tight 20000
+    nice .venv/bin/python benchmarks/card_removal_preflop.py                  # heads-up cash 10, 20, 50, 100bb
+    nice .venv/bin/python benchmarks/card_removal_preflop.py --spots cash/2max/20bb --tight 20000
+    nice .venv/bin/python benchmarks/card_removal_preflop.py --spots cash/3max/20bb cash/3max/100bb --timed 10
 
-For each heads-up cash depth, with the settings of ``config/config.yaml`` (sizing, postflop
-constants, checkpoints, bar):
+For each spot, with the settings of ``config/config.yaml`` (sizing, postflop constants,
+checkpoints, bar):
 
 1. the class chart as the pipeline ships it (``solve_spot``, ``solve.hands: classes``), its
    exploitability in the class game (the result's figure) and in the combo game (each combo
    plays its class's frequencies; the exact best response over the 1,326 combos with blocking,
    :func:`pokerlab.preflop.combos.chart_in_combo_game`), in bb/hand and in bars;
-2. the combo chart (``solve.hands: combos``): its exploitability in the combo game, iterations,
-   and the CPU seconds per iteration of both modes (after a warm-up, the mean over ``--timed``
-   iterations);
+2. the CPU milliseconds per iteration of both modes (after ``--timed`` warm-up iterations, the
+   mean over ``--timed`` more) and, with ``--no-combo-solve`` off, the combo chart
+   (``solve.hands: combos``): its exploitability in the combo game and its iterations;
 3. the change in action frequencies between the two charts
    (:func:`pokerlab.preflop.combos.frequency_changes`, nodes reached by at least 1% of deals).
 
@@ -32,11 +33,11 @@ import yaml
 
 from pokerlab.equity_combos import load_combo_table
 from pokerlab.equity_table import load_equity_table
-from pokerlab.preflop.combos import ComboDeck, ComboSolver, chart_in_combo_game, frequency_changes
+from pokerlab.preflop.combos import ComboDeck, chart_in_combo_game, combo_solver, frequency_changes
 from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.solve import SolveSettings, solve_spot
 from pokerlab.preflop.solver import Solver
-from pokerlab.preflop.spot import Spot, load_sizing
+from pokerlab.preflop.spot import load_sizing, parse_spot_name, spot_name
 from pokerlab.preflop.tree import build_tree
 
 
@@ -49,7 +50,8 @@ def _seconds_per_iteration(solver, warm: int, timed: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depths", type=float, nargs="+", default=[10, 20, 50, 100])
+    parser.add_argument("--spots", nargs="+", default=[f"cash/2max/{d}bb" for d in (10, 20, 50, 100)])
+    parser.add_argument("--no-combo-solve", action="store_true", help="only evaluate the class chart and time both modes")
     parser.add_argument("--config", default="config/config.yaml")
     parser.add_argument("--timed", type=int, default=200, help="iterations timed per mode (after as many warm-up ones)")
     parser.add_argument("--tight", type=int, default=0, help="also compare both modes solved to this many iterations")
@@ -62,38 +64,41 @@ def main() -> None:
     table = load_equity_table("results/equity/equity_169.npz")
     combo_table = load_combo_table("results/equity/equity_1326.npz")
     deck = ComboDeck.full(combo_table)
-    bar = settings.bar_bb(2)
-    print(f"bar {bar:g} bb/hand; checkpoints {list(settings.checkpoints)}; exploitability in bb/hand (max over seats)")
-    print("| depth | class chart: class game | class chart: combo game | (bars) | combo chart: combo game | iterations "
+    print(f"checkpoints {list(settings.checkpoints)}; exploitability in bb/hand (max over seats), and in bars")
+    print("| spot | class chart: class game | class chart: combo game | (bars) | combo chart: combo game | iterations "
           "class / combo | ms/iteration class / combo | ratio | share change max / mean (pp) | class change max / mean (pp) |")
     rows = []
-    for depth in args.depths:
-        spot = Spot("cash", 2, depth)
+    for name in args.spots:
+        spot = parse_spot_name(name)
+        bar = settings.bar_bb(spot.seats)
         tree = build_tree(spot, sizing)
         payoffs = chip_ev_payoffs(tree, settings.postflop, aggressor=settings.aggressor)
         results = {}
-        for hands in ("classes", "combos"):
+        for hands in ("classes",) if args.no_combo_solve else ("classes", "combos"):
             start = time.process_time()
             results[hands] = solve_spot(spot, sizing, table.win, table.tie, dataclasses.replace(settings, hands=hands),
                                         combo_table=combo_table)
             results[hands]["cpu_seconds"] = time.process_time() - start
         gains, _ = chart_in_combo_game(tree, payoffs, results["classes"], deck)
         class_ms = 1e3 * _seconds_per_iteration(Solver(tree, payoffs, table.win, table.tie), args.timed, args.timed)
-        combo_ms = 1e3 * _seconds_per_iteration(ComboSolver(tree, payoffs, deck), args.timed, args.timed)
+        combo_ms = 1e3 * _seconds_per_iteration(combo_solver(tree, payoffs, deck), args.timed, args.timed)
+        head = (f"| {name} | {results['classes']['exploitability_bb']:.5f} | {gains.max():.5f} | {gains.max() / bar:.3f} ")
+        timing = f"{class_ms:.3f} / {combo_ms:.2f} | {combo_ms / class_ms:.0f}"
+        if args.no_combo_solve:
+            print(f"{head}| | {results['classes']['iterations']} / | {timing} | | |", flush=True)
+            continue
         change = frequency_changes(results["classes"], results["combos"])
-        print(f"| {depth:g} | {results['classes']['exploitability_bb']:.5f} | {gains.max():.5f} | {gains.max() / bar:.3f} "
-              f"| {results['combos']['exploitability_bb']:.5f} | {results['classes']['iterations']} / "
-              f"{results['combos']['iterations']} | {class_ms:.3f} / {combo_ms:.2f} | {combo_ms / class_ms:.0f} "
+        print(f"{head}| {results['combos']['exploitability_bb']:.5f} | {results['classes']['iterations']} / "
+              f"{results['combos']['iterations']} | {timing} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
               f"| {change['class_max']:.1f} ({change['class_max_node']}) / {change['class_mean']:.2f} |", flush=True)
-        rows.append((depth, tree, payoffs))
+        rows.append((spot, tree, payoffs))
     if not args.tight:
         return
     print(f"\nboth modes solved to {args.tight} iterations:")
-    print("| depth | class chart: class game | class chart: combo game | combo chart: combo game | CPU s class / combo "
+    print("| spot | class chart: class game | class chart: combo game | combo chart: combo game | CPU s class / combo "
           "| share change max / mean (pp) | class change max / mean (pp) |")
-    for depth, tree, payoffs in rows:
-        spot = Spot("cash", 2, depth)
+    for spot, tree, payoffs in rows:
         tight = dataclasses.replace(settings, checkpoints=(args.tight,))
         results = {}
         for hands in ("classes", "combos"):
@@ -103,7 +108,7 @@ def main() -> None:
             results[hands]["cpu_seconds"] = time.process_time() - start
         gains, _ = chart_in_combo_game(tree, payoffs, results["classes"], deck)
         change = frequency_changes(results["classes"], results["combos"])
-        print(f"| {depth:g} | {results['classes']['exploitability_bb']:.6f} | {gains.max():.6f} "
+        print(f"| {spot_name(spot.format, spot.seats, spot.depth)} | {results['classes']['exploitability_bb']:.6f} | {gains.max():.6f} "
               f"| {results['combos']['exploitability_bb']:.6f} | {results['classes']['cpu_seconds']:.1f} / "
               f"{results['combos']['cpu_seconds']:.1f} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
