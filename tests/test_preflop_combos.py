@@ -50,26 +50,46 @@ def _random_sigma(tree, n: int, seed: int) -> np.ndarray:
 
 
 def _brute_force(tree, payoffs, deck: ComboDeck, sigma: np.ndarray, seat: int, best_response: bool) -> float:
-    """Seat ``seat``'s value (bb/hand) by summing over every dealt pair of hands: the joint deal
-    is uniform over the pairs that share no card, and each pair's payoff at every ending comes
-    from :meth:`EndingPayoffs.hand_payoffs`."""
-    n, other = deck.n, 1 - seat
+    """Seat ``seat``'s value (bb/hand) summed over every deal of one hand per seat in which no two
+    hands share a card (all equally likely), each deal's payoffs from the ending's constants and
+    terms; the tree walked node by node (2 or 3 seats)."""
+    n, seats = deck.n, tree.seats
     live = deck.live
-    joint = live / live.sum()
-    reach = np.ones((tree.n_nodes, n))  # the other seat's own reach
-    for h in range(1, tree.n_nodes):
-        reach[h] = reach[tree.parent[h]] * (sigma[h] if tree.parent_actor[h] == other else 1.0)
-    pay = np.zeros((payoffs.nodes.size, n, n))  # (ending, own hand, other hand)
-    for c in range(n):
-        for d in range(n):
-            if live[c, d]:
-                hands = (c, d) if seat == 0 else (d, c)
-                pay[:, c, d] = payoffs.hand_payoffs(np.array(hands), deck.win, deck.tie)[:, seat]
+    valid = np.ones((n,) * seats, dtype=bool)
+    for a in range(seats):
+        for b in range(a + 1, seats):
+            shape = [1] * seats
+            shape[a], shape[b] = n, n
+            valid &= live.reshape(shape)
+    joint = valid / valid.sum()
+    equity = deck.win + 0.5 * deck.tie
+    reach = np.ones((seats, tree.n_nodes, n))
+    for s in range(seats):
+        for h in range(1, tree.n_nodes):
+            reach[s, h] = reach[s, tree.parent[h]] * (sigma[h] if tree.parent_actor[h] == s else 1.0)
+
+    def along(s, vector):  # a vector over seat s's hands, broadcast over the deal's axes
+        shape = [1] * seats
+        shape[s] = n
+        return vector.reshape(shape)
+
     values = np.zeros((tree.n_nodes, n))
     ending = {int(k): z for z, k in enumerate(payoffs.nodes)}
     for h in range(tree.n_nodes - 1, -1, -1):
         if h in ending:
-            values[h] = (joint * reach[h][None, :] * pay[ending[h]]).sum(axis=1)
+            z = ending[h]
+            pay = np.full((n,) * seats, payoffs.const[z, seat])
+            for t in np.flatnonzero((payoffs.term_ending == z) & (payoffs.term_seat == seat)):
+                opp = payoffs.term_opponent[t]
+                shape = [1] * seats
+                shape[seat], shape[opp] = n, n
+                pair = equity if seat < opp else equity.T  # rows: the lower seat's hand
+                pay = pay + payoffs.term_win[t] * pair.reshape(shape)
+            weight = joint
+            for s in range(seats):
+                if s != seat:
+                    weight = weight * along(s, reach[s, h])
+            values[h] = (weight * pay).sum(axis=tuple(a for a in range(seats) if a != seat))
             continue
         children = tree.child_start[h] + np.arange(tree.n_children[h])
         if tree.actor[h] != seat:
@@ -81,17 +101,20 @@ def _brute_force(tree, payoffs, deck: ComboDeck, sigma: np.ndarray, seat: int, b
     return float(values[0].sum())
 
 
-@pytest.mark.parametrize("depth", [10, 40])
-def test_best_response_against_a_brute_force_over_dealt_pairs(depth):
+@pytest.mark.parametrize("seats, depth", [(2, 10), (2, 40), (3, 15), (3, 60)])
+def test_best_response_against_a_brute_force_over_dealt_hands(seats, depth):
     """Random combo strategies on a reduced deck (the 66 combos of A, 7, 2): each seat's value and
-    best-response value equal the brute force's, which weighs every pair of hands that can be dealt."""
-    tree = build_tree(Spot("cash", 2, depth), load_sizing())
+    best-response value equal the brute force's, which weighs every deal of hands that share no card."""
+    from pokerlab.preflop.combos import combo_solver
+
+    tree = build_tree(Spot("cash", seats, depth), load_sizing())
     payoffs = chip_ev_payoffs(tree, PostflopModel())
     assert {"fold", "allin", "flop"} <= {tree.nodes[k].kind for k in payoffs.nodes}
+    assert seats in {len(tree.nodes[k].players_in) for k in payoffs.nodes}
     deck = _random_deck("A72", seed=depth)
     sigma = _random_sigma(tree, deck.n, seed=depth + 1)
-    gains, values = ComboSolver(tree, payoffs, deck).exploitability_of(sigma)
-    for seat in range(2):
+    gains, values = combo_solver(tree, payoffs, deck).exploitability_of(sigma)
+    for seat in range(seats):
         value = _brute_force(tree, payoffs, deck, sigma, seat, best_response=False)
         best = _brute_force(tree, payoffs, deck, sigma, seat, best_response=True)
         assert values[seat] == pytest.approx(value, abs=1e-12)
@@ -113,7 +136,11 @@ def test_blocking_matters_on_a_reduced_deck():
 
 def test_a_deal_that_ignores_blocking_reproduces_the_class_mode(equity_table):
     """Class equities expanded to the 1,326 combos and the product deal: CFR+ over combos gives
-    every combo its class's strategy, and the exploitability and values of the class mode."""
+    every combo its class's strategy, the exploitability and values of the class mode, and its
+    read-out by class is the class read-out (reach, shares, arrival, strategies, EVs, tiers)."""
+    from pokerlab.preflop.combos import read_out_combos
+    from pokerlab.preflop.readout import read_out
+
     tree = build_tree(Spot("cash", 2, 20), load_sizing())
     payoffs = chip_ev_payoffs(tree, PostflopModel())
     classes = Solver(tree, payoffs, equity_table.win, equity_table.tie)
@@ -128,6 +155,15 @@ def test_a_deal_that_ignores_blocking_reproduces_the_class_mode(equity_table):
     assert combo_values == pytest.approx(class_values, abs=1e-10)
     # and the class strategy expanded is evaluated as the class mode evaluates it
     assert combos.exploitability_of(expanded)[0] == pytest.approx(class_gains, abs=1e-10)
+    # the read-out by class is the class read-out
+    a, b = read_out(classes), read_out_combos(combos)
+    assert b.seat_ev == pytest.approx(a.seat_ev, abs=1e-10)
+    assert b.tier_shares == pytest.approx(a.tier_shares, abs=1e-10)
+    for x, y in zip(a.nodes, b.nodes):
+        assert (x.id, x.actor, x.actions) == (y.id, y.actor, y.actions)
+        assert y.reach == pytest.approx(x.reach, abs=1e-10)
+        for field in ("strategy", "arrive_with", "class_reach", "action_ev", "node_ev"):
+            np.testing.assert_allclose(getattr(y, field), getattr(x, field), atol=1e-9, err_msg=f"{x.id} {field}")
 
 
 @pytest.fixture(scope="module")
@@ -176,39 +212,16 @@ def test_the_push_fold_tree_reproduces_the_card_removal_push_fold_solver(reduced
     assert cfr_values == pytest.approx(values, abs=1e-4)
 
 
-def test_read_out_of_a_deal_that_ignores_blocking_is_the_class_read_out(equity_table):
-    """The combo read-out, by class, of the product deal equals the class read-out: reach, action
-    shares, arrival, strategies, EVs, tier shares and seat EVs."""
-    from pokerlab.preflop.combos import read_out_combos
-    from pokerlab.preflop.readout import read_out
+@pytest.mark.parametrize("seats, depth, iterations", [(2, 40, 30), (3, 15, 5)])
+def test_read_out_with_blocking_adds_up(seats, depth, iterations):
+    """With blocking, the read-out's deal shares are those of the dealt hands: the endings' shares
+    sum to one, every node's arrival sums to one, a node's reach splits over its children as its
+    action shares say, and the seat EVs are the solver's values (the brute force's, above)."""
+    from pokerlab.preflop.combos import combo_solver, read_out_combos
 
-    tree = build_tree(Spot("cash", 2, 20), load_sizing())
-    payoffs = chip_ev_payoffs(tree, PostflopModel())
-    classes = Solver(tree, payoffs, equity_table.win, equity_table.tie)
-    combos = ComboSolver(tree, payoffs, ComboDeck.expanded_classes(equity_table.win, equity_table.tie))
-    classes.iterate(60)
-    combos.iterate(60)
-    a, b = read_out(classes), read_out_combos(combos)
-    assert b.seat_ev == pytest.approx(a.seat_ev, abs=1e-10)
-    assert b.tier_shares == pytest.approx(a.tier_shares, abs=1e-10)
-    for x, y in zip(a.nodes, b.nodes):
-        assert (x.id, x.actor, x.actions) == (y.id, y.actor, y.actions)
-        assert y.reach == pytest.approx(x.reach, abs=1e-10)
-        for field in ("strategy", "arrive_with", "class_reach", "action_ev", "node_ev"):
-            np.testing.assert_allclose(getattr(y, field), getattr(x, field), atol=1e-9, err_msg=f"{x.id} {field}")
-
-
-def test_read_out_with_blocking_adds_up():
-    """With blocking, the read-out's deal shares are those of the dealt pairs: the endings' shares
-    sum to one, every node's arrival sums to one, a node's reach is the sum of its children's, and
-    the seat EVs are the solver's values (the brute force's, by the test above)."""
-    from pokerlab.preflop.combos import read_out_combos
-
-    tree = build_tree(Spot("cash", 2, 40), load_sizing())
-    payoffs = chip_ev_payoffs(tree, PostflopModel())
-    deck = _random_deck("A72", seed=5)
-    solver = ComboSolver(tree, payoffs, deck)
-    solver.iterate(30)
+    tree = build_tree(Spot("cash", seats, depth), load_sizing())
+    solver = combo_solver(tree, chip_ev_payoffs(tree, PostflopModel()), _random_deck("A72", seed=5))
+    solver.iterate(iterations)
     readout = read_out_combos(solver)
     assert sum(readout.tier_shares.values()) == pytest.approx(1.0, abs=1e-12)
     assert readout.seat_ev == pytest.approx(solver.exploitability()[1], abs=1e-12)
@@ -265,87 +278,3 @@ def test_solve_spot_over_combos_records_its_mode(equity_table):
     assert combos["settings"]["hands"] == "combos" and len(combos["settings"]["combo_table_sha256"]) == 64
     assert combos["status"] == "shipped" and sum(combos["tier_shares"].values()) == pytest.approx(1.0, abs=1e-9)
     assert combos["nodes"][0]["shares"] != classes["nodes"][0]["shares"]
-
-
-def _brute_force_three(tree, payoffs, deck: ComboDeck, sigma: np.ndarray, seat: int, best_response: bool) -> float:
-    """Three seats: seat ``seat``'s value (bb/hand) summed over every triple of hands that share
-    no card (equally likely), each triple's payoffs from the ending's constants and terms."""
-    n = deck.n
-    live = deck.live
-    valid = live[:, :, None] & live[:, None, :] & live[None, :, :]
-    joint = valid / valid.sum()
-    equity = deck.win + 0.5 * deck.tie
-    reach = np.ones((3, tree.n_nodes, n))
-    for s in range(3):
-        for h in range(1, tree.n_nodes):
-            reach[s, h] = reach[s, tree.parent[h]] * (sigma[h] if tree.parent_actor[h] == s else 1.0)
-    axes = [(slice(None), None, None), (None, slice(None), None), (None, None, slice(None))]
-    values = np.zeros((tree.n_nodes, n))
-    ending = {int(k): z for z, k in enumerate(payoffs.nodes)}
-    for h in range(tree.n_nodes - 1, -1, -1):
-        if h in ending:
-            z = ending[h]
-            pay = np.full((n, n, n), payoffs.const[z, seat])
-            for t in np.flatnonzero((payoffs.term_ending == z) & (payoffs.term_seat == seat)):
-                opp = payoffs.term_opponent[t]
-                pair = equity if seat < opp else equity.T  # indexed [lower seat's hand, higher seat's hand]
-                shape = [1, 1, 1]
-                shape[seat], shape[opp] = n, n
-                pay = pay + payoffs.term_win[t] * pair.reshape(shape)
-            weight = joint.copy()
-            for s in range(3):
-                if s != seat:
-                    weight = weight * reach[s, h][axes[s]]
-            other_axes = tuple(a for a in range(3) if a != seat)
-            values[h] = (weight * pay).sum(axis=other_axes)
-            continue
-        children = tree.child_start[h] + np.arange(tree.n_children[h])
-        if tree.actor[h] != seat:
-            values[h] = values[children].sum(axis=0)
-        elif best_response:
-            values[h] = values[children].max(axis=0)
-        else:
-            values[h] = (sigma[children] * values[children]).sum(axis=0)
-    return float(values[0].sum())
-
-
-@pytest.mark.parametrize("depth", [15, 60])
-def test_three_seat_best_response_against_a_brute_force_over_dealt_triples(depth):
-    """Three seats, random combo strategies on the 66 combos of A, 7, 2: each seat's value and
-    best-response value equal those of a sum over every dealt triple of hands."""
-    from pokerlab.preflop.combos import ThreeSeatComboSolver
-
-    tree = build_tree(Spot("cash", 3, depth), load_sizing())
-    payoffs = chip_ev_payoffs(tree, PostflopModel())
-    assert {"fold", "allin", "flop"} <= {tree.nodes[k].kind for k in payoffs.nodes}
-    assert 3 in {len(tree.nodes[k].players_in) for k in payoffs.nodes}
-    deck = _random_deck("A72", seed=depth)
-    sigma = _random_sigma(tree, deck.n, seed=depth + 1)
-    gains, values = ThreeSeatComboSolver(tree, payoffs, deck).exploitability_of(sigma)
-    for seat in range(3):
-        value = _brute_force_three(tree, payoffs, deck, sigma, seat, best_response=False)
-        best = _brute_force_three(tree, payoffs, deck, sigma, seat, best_response=True)
-        assert values[seat] == pytest.approx(value, abs=1e-12)
-        assert gains[seat] == pytest.approx(best - value, abs=1e-12)
-        assert gains[seat] > 0.01
-
-
-def test_three_seat_read_out_adds_up():
-    """Three seats with blocking: the endings' shares sum to one, arrivals sum to one, a node's
-    reach splits over its children as its action shares say, and the seat EVs are the solver's
-    values (the brute force's, by the test above)."""
-    from pokerlab.preflop.combos import ThreeSeatComboSolver, read_out_combos
-
-    tree = build_tree(Spot("cash", 3, 15), load_sizing())
-    solver = ThreeSeatComboSolver(tree, chip_ev_payoffs(tree, PostflopModel()), _random_deck("A72", seed=8))
-    solver.iterate(5)
-    readout = read_out_combos(solver)
-    assert sum(readout.tier_shares.values()) == pytest.approx(1.0, abs=1e-12)
-    assert readout.seat_ev == pytest.approx(solver.exploitability()[1], abs=1e-12)
-    reach = {node.id: node.reach for node in readout.nodes}
-    for node in readout.nodes:
-        assert node.arrive_with.sum() == pytest.approx(1.0, abs=1e-12)
-        shares = node.arrive_with @ np.nan_to_num(node.strategy)
-        for a, share in zip(node.actions, shares):
-            if node.id + a in reach:
-                assert reach[node.id + a] == pytest.approx(node.reach * share, abs=1e-12)

@@ -1,4 +1,5 @@
-"""The heads-up preflop game over the 1,326 combos, with card removal: CFR+ and the exact best response.
+"""The preflop game over the 1,326 combos, with card removal (2 and 3 seats): CFR+, the exact
+best response, the read-out by class, and a class chart measured in that game.
 
 The class solver (:mod:`pokerlab.preflop.solver`) deals each seat a class independently, so a
 hand never blocks the other seat's range. Here each seat holds one combo and the two hands are
@@ -24,6 +25,10 @@ expected payoff per hand, so the exploitability is in bb/hand as in the class ga
 
 Without blocking (``ComboDeck.cards`` None: the product deal) the corrections are zero and the
 game is the class game with each class split into its combos, which the tests use.
+
+Three seats (:class:`ThreeSeatComboSolver`): every triple of hands that share no card is equally
+likely, and each leaf is summed over one opponent's hands with the third seat's mass from
+inclusion-exclusion (:func:`three_seat_leaf_values`): exact, but O(n^2) per leaf.
 """
 
 from __future__ import annotations
