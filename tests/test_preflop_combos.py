@@ -256,6 +256,11 @@ def test_solve_hands_settings_and_errors(equity_table, tmp_path):
                                                              {"format": "cash", "seats": 6, "depth": 10}]}})
     with pytest.raises(ValueError, match="combos takes postflop model v1, not 'v2'"):
         check_config({"solve": {"hands": "combos", "postflop": {"model": "v2"}, "spots": []}})
+    # the default leaves the solve rules' parameters as they were (no re-run of existing solves)
+    from pokerlab.sweep import solve_settings
+
+    assert "hands" not in solve_settings({"checkpoints": [10], "hands": "classes"}, {})
+    assert solve_settings({"checkpoints": [10], "hands": "combos"}, {})["hands"] == "combos"
 
 
 def test_solve_spot_over_combos_records_its_mode(equity_table):

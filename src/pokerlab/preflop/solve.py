@@ -34,10 +34,10 @@ from typing import Any, Callable
 import numpy as np
 
 from pokerlab import __version__
+from pokerlab.equity_combos import ComboEquityTable, load_combo_table
 from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
-from pokerlab.equity_combos import ComboEquityTable, load_combo_table
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
 from pokerlab.preflop.combos import COMBO_SEATS, HANDS, ComboDeck, combo_solver, read_out_combos
 from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
