@@ -13,8 +13,9 @@ checkpoints, bar):
    plays its class's frequencies; the exact best response over the 1,326 combos with blocking,
    :func:`pokerlab.preflop.combos.chart_in_combo_game`), in bb/hand and in bars;
 2. the CPU milliseconds per iteration of both modes (after ``--timed`` warm-up iterations, the
-   mean over ``--timed`` more) and, with ``--no-combo-solve`` off, the combo chart
-   (``solve.hands: combos``): its exploitability in the combo game and its iterations;
+   mean over ``--timed`` more) and, without ``--no-combo-solve``, the combo chart
+   (``solve.hands: combos``): its exploitability in the combo game, its iterations and the CPU
+   seconds of both solves (read-out included);
 3. the change in action frequencies between the two charts
    (:func:`pokerlab.preflop.combos.frequency_changes`, nodes reached by at least 1% of deals).
 
@@ -66,7 +67,8 @@ def main() -> None:
     deck = ComboDeck.full(combo_table)
     print(f"checkpoints {list(settings.checkpoints)}; exploitability in bb/hand (max over seats), and in bars")
     print("| spot | class chart: class game | class chart: combo game | (bars) | combo chart: combo game | iterations "
-          "class / combo | ms/iteration class / combo | ratio | share change max / mean (pp) | class change max / mean (pp) |")
+          "class / combo | CPU s to the stop class / combo | ms/iteration class / combo | ratio "
+          "| share change max / mean (pp) | class change max / mean (pp) |")
     rows = []
     for name in args.spots:
         spot = parse_spot_name(name)
@@ -85,11 +87,13 @@ def main() -> None:
         head = (f"| {name} | {results['classes']['exploitability_bb']:.5f} | {gains.max():.5f} | {gains.max() / bar:.3f} ")
         timing = f"{class_ms:.3f} / {combo_ms:.2f} | {combo_ms / class_ms:.0f}"
         if args.no_combo_solve:
-            print(f"{head}| | {results['classes']['iterations']} / | {timing} | | |", flush=True)
+            print(f"{head}| | {results['classes']['iterations']} / | {results['classes']['cpu_seconds']:.1f} / "
+                  f"| {timing} | | |", flush=True)
             continue
         change = frequency_changes(results["classes"], results["combos"])
         print(f"{head}| {results['combos']['exploitability_bb']:.5f} | {results['classes']['iterations']} / "
-              f"{results['combos']['iterations']} | {timing} "
+              f"{results['combos']['iterations']} | {results['classes']['cpu_seconds']:.1f} / "
+              f"{results['combos']['cpu_seconds']:.1f} | {timing} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
               f"| {change['class_max']:.1f} ({change['class_max_node']}) / {change['class_mean']:.2f} |", flush=True)
         rows.append((spot, tree, payoffs))
