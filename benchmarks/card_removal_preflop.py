@@ -20,7 +20,8 @@ checkpoints, bar):
    (:func:`pokerlab.preflop.combos.frequency_changes`, nodes reached by at least 1% of deals).
 
 ``--tight N`` also solves both modes with one checkpoint at N iterations (far below the bar),
-so that the changes are those of the games and not of where CFR+ stopped.
+so that the changes are those of the games and not of where CFR+ stopped, and evaluates the
+combo chart (by class) in the class game: how much of the change the class game itself prices.
 Needs ``results/equity/equity_169.npz`` and ``results/equity/equity_1326.npz``.
 """
 
@@ -34,7 +35,8 @@ import yaml
 
 from pokerlab.equity_combos import load_combo_table
 from pokerlab.equity_table import load_equity_table
-from pokerlab.preflop.combos import ComboDeck, chart_in_combo_game, combo_solver, frequency_changes
+from pokerlab.preflop.combos import (ComboDeck, chart_in_combo_game, class_strategy_from_result, combo_solver,
+                                     frequency_changes)
 from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.solve import SolveSettings, solve_spot
 from pokerlab.preflop.solver import Solver
@@ -100,8 +102,8 @@ def main() -> None:
     if not args.tight:
         return
     print(f"\nboth modes solved to {args.tight} iterations:")
-    print("| spot | class chart: class game | class chart: combo game | combo chart: combo game | CPU s class / combo "
-          "| share change max / mean (pp) | class change max / mean (pp) |")
+    print("| spot | class chart: class game | class chart: combo game | combo chart: combo game | combo chart: class game "
+          "| CPU s class / combo | share change max / mean (pp) | class change max / mean (pp) |")
     for spot, tree, payoffs in rows:
         tight = dataclasses.replace(settings, checkpoints=(args.tight,))
         results = {}
@@ -111,9 +113,12 @@ def main() -> None:
                                         combo_table=combo_table)
             results[hands]["cpu_seconds"] = time.process_time() - start
         gains, _ = chart_in_combo_game(tree, payoffs, results["classes"], deck)
+        # the combo chart by class in the class game: what is left of the change there is not card removal
+        back, _ = Solver(tree, payoffs, table.win, table.tie).exploitability_of(
+            class_strategy_from_result(tree, results["combos"]))
         change = frequency_changes(results["classes"], results["combos"])
         print(f"| {spot_name(spot.format, spot.seats, spot.depth)} | {results['classes']['exploitability_bb']:.6f} | {gains.max():.6f} "
-              f"| {results['combos']['exploitability_bb']:.6f} | {results['classes']['cpu_seconds']:.1f} / "
+              f"| {results['combos']['exploitability_bb']:.6f} | {back.max():.6f} | {results['classes']['cpu_seconds']:.1f} / "
               f"{results['combos']['cpu_seconds']:.1f} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
               f"| {change['class_max']:.1f} ({change['class_max_node']}) / {change['class_mean']:.2f} |", flush=True)

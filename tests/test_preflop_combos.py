@@ -283,3 +283,34 @@ def test_solve_spot_over_combos_records_its_mode(equity_table):
     assert combos["settings"]["hands"] == "combos" and len(combos["settings"]["combo_table_sha256"]) == 64
     assert combos["status"] == "shipped" and sum(combos["tier_shares"].values()) == pytest.approx(1.0, abs=1e-9)
     assert combos["nodes"][0]["shares"] != classes["nodes"][0]["shares"]
+
+
+def test_a_result_chart_back_to_strategies_and_the_change_between_charts(equity_table):
+    """A shipped result's per-class strategies are the solver's average strategy (to its rounding);
+    a chart differs from itself by nothing, and from a copy with one class moved by that class's
+    change at that node."""
+    import copy
+
+    from pokerlab.preflop.combos import class_strategy_from_result, frequency_changes
+    from pokerlab.preflop.solve import SolveSettings, solve_spot
+
+    spot = Spot("cash", 2, 10)
+    tree = build_tree(spot, load_sizing())
+    result = solve_spot(spot, load_sizing(), equity_table.win, equity_table.tie,
+                        SolveSettings(checkpoints=(50,), bar_coefficient=10.0))
+    solver = Solver(tree, chip_ev_payoffs(tree, PostflopModel()), equity_table.win, equity_table.tie)
+    solver.iterate(50)
+    assert np.abs(class_strategy_from_result(tree, result) - solver.average_sigma()).max() < 5e-6
+    same = frequency_changes(result, result)
+    assert same["share_max"] == same["share_mean"] == same["class_max"] == same["class_mean"] == 0.0
+    moved = copy.deepcopy(result)
+    node = next(n for n in moved["nodes"] if n["id"] == "")
+    aa = C.CLASS_INDEX["AA"]
+    top = max(node["actions"], key=lambda a: node["strategy"][a][aa])  # AA's most played action ...
+    other = next(a for a in node["actions"] if a != top)  # ... moved whole to another one
+    shift = node["strategy"][top][aa]
+    node["strategy"][top][aa], node["strategy"][other][aa] = 0.0, node["strategy"][other][aa] + shift
+    assert shift >= 0.25
+    change = frequency_changes(result, moved)
+    assert change["class_max"] == pytest.approx(100 * shift) and change["class_max_node"] == "root AA"
+    assert change["share_max"] == 0.0  # the shares were not recomputed: only the strategies moved

@@ -118,10 +118,6 @@ class ComboDeck:
         _, slots = np.unique(self.cards, return_inverse=True)
         return slots.reshape(self.n, 2).astype(np.int64)
 
-    def class_weights(self) -> np.ndarray:
-        """(169,) how many hands of the deck each class has."""
-        return np.bincount(self.combo_class, minlength=C.N_CLASSES)
-
 
 @njit(cache=True)
 def blocking_corrections(reach, rows, prior, slots, n_cards, scale, out):
