@@ -215,19 +215,22 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
     ``c`` it may hold: ``out[l, c] = norm * sum over the hands (d_j, d_k) of the other two seats
     that share no card with c nor with each other of r_j(d_j) r_k(d_k) (const[l] + coef_j[l]
     EQ(c, d_j) + coef_k[l] EQ(c, d_k))``, with ``r_j = reach_j[rows_j[l]]`` (own reach) and
-    ``norm`` one over the number of such pairs. The sum runs over one seat's hands; the other
-    seat's mass that collides with neither hand comes from inclusion-exclusion:
+    ``norm`` one over the number of such pairs. The sum runs over the hands one seat still plays
+    (its nonzero reach: a few percent deep in a converged tree); the other seat's mass that
+    collides with neither hand comes from inclusion-exclusion:
     ``R - B(c) - B(d) + O(c, d)``, ``B`` the mass on the hands sharing a card with one hand
     (per-card sums) and ``O`` the mass on the (at most 4) hands made of a card of each."""
     n, n_cards = equity.shape[0], pair_index.shape[0]
     qj, qk = np.empty(n_cards), np.empty(n_cards)
     bj, bk = np.empty(n), np.empty(n)
+    nonzero_j, nonzero_k = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     for leaf in range(const.size):
         u, ej, ek = const[leaf], coef_j[leaf], coef_k[leaf]
         rj, rk = reach_j[rows_j[leaf]], reach_k[rows_k[leaf]]
         qj[:] = 0.0
         qk[:] = 0.0
         total_j = total_k = 0.0
+        count_j = count_k = 0
         for c in range(n):
             a, b = slots[c, 0], slots[c, 1]
             qj[a] += rj[c]
@@ -236,6 +239,12 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
             qk[b] += rk[c]
             total_j += rj[c]
             total_k += rk[c]
+            if rj[c] != 0.0:  # the hands each opponent still plays: deep in the tree, a few percent
+                nonzero_j[count_j] = c
+                count_j += 1
+            if rk[c] != 0.0:
+                nonzero_k[count_k] = c
+                count_k += 1
         for c in range(n):
             a, b = slots[c, 0], slots[c, 1]
             bj[c] = qj[a] + qj[b] - rj[c]
@@ -243,16 +252,21 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
         for c in range(n):
             a, b = slots[c, 0], slots[c, 1]
             mass = with_j = with_k = 0.0
-            for d in range(n):
+            for i in range(count_j):
+                d = nonzero_j[i]
                 x, y = slots[d, 0], slots[d, 1]
                 if x == a or x == b or y == a or y == b:
                     continue
-                if rj[d] != 0.0:
-                    overlap = rk[pair_index[a, x]] + rk[pair_index[a, y]] + rk[pair_index[b, x]] + rk[pair_index[b, y]]
-                    w = rj[d] * (total_k - bk[c] - bk[d] + overlap)
-                    mass += w
-                    with_j += w * equity[c, d]
-                if ek != 0.0 and rk[d] != 0.0:
+                overlap = rk[pair_index[a, x]] + rk[pair_index[a, y]] + rk[pair_index[b, x]] + rk[pair_index[b, y]]
+                w = rj[d] * (total_k - bk[c] - bk[d] + overlap)
+                mass += w
+                with_j += w * equity[c, d]
+            if ek != 0.0:
+                for i in range(count_k):
+                    d = nonzero_k[i]
+                    x, y = slots[d, 0], slots[d, 1]
+                    if x == a or x == b or y == a or y == b:
+                        continue
                     overlap = rj[pair_index[a, x]] + rj[pair_index[a, y]] + rj[pair_index[b, x]] + rj[pair_index[b, y]]
                     with_k += rk[d] * (total_j - bj[c] - bj[d] + overlap) * equity[c, d]
             out[leaf, c] = norm * (u * mass + ej * with_j + ek * with_k)
