@@ -224,8 +224,12 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
     qj, qk = np.empty(n_cards), np.empty(n_cards)
     bj, bk = np.empty(n), np.empty(n)
     nonzero_j, nonzero_k = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    qs = np.empty(n_cards)
     for leaf in range(const.size):
         u, ej, ek = const[leaf], coef_j[leaf], coef_k[leaf]
+        if u == 0.0 and ej == 0.0 and ek == 0.0:
+            out[leaf, :] = 0.0  # e.g. after a fold that lost nothing
+            continue
         rj, rk = reach_j[rows_j[leaf]], reach_k[rows_k[leaf]]
         qj[:] = 0.0
         qk[:] = 0.0
@@ -249,6 +253,9 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
             a, b = slots[c, 0], slots[c, 1]
             bj[c] = qj[a] + qj[b] - rj[c]
             bk[c] = qk[a] + qk[b] - rk[c]
+        if ej == 0.0 and ek == 0.0:
+            _constant_leaf(rj, rk, qj, bj, bk, total_j, total_k, slots, pair_index, qs, u * norm, out[leaf])
+            continue
         for c in range(n):
             a, b = slots[c, 0], slots[c, 1]
             mass = with_j = with_k = 0.0
@@ -270,6 +277,33 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
                     overlap = rj[pair_index[a, x]] + rj[pair_index[a, y]] + rj[pair_index[b, x]] + rj[pair_index[b, y]]
                     with_k += rk[d] * (total_j - bj[c] - bj[d] + overlap) * equity[c, d]
             out[leaf, c] = norm * (u * mass + ej * with_j + ek * with_k)
+
+
+@njit(cache=True)
+def _constant_leaf(rj, rk, qj, bj, bk, total_j, total_k, slots, pair_index, qs, scale, out):
+    """A leaf with no equity term: ``out[c] = scale * sum over d_j missing c of r_j(d_j) *
+    (k's mass missing c and d_j)``, in closed form: ``(R_k - B_k(c)) (R_j - B_j(c)) - (S - B_s(c))
+    + X(c)`` with ``s = r_j B_k`` (``S`` its total, ``B_s`` its mass on the hands sharing a card
+    with c) and ``X(c) = sum over x in c, y not in c of r_k({x, y}) (Q_j[y] - r_j({y, c1}) -
+    r_j({y, c2}))``, the mass of k's hands made of a card of c and a card of d_j (O(cards) per hand)."""
+    n, n_cards = rj.size, qj.size
+    qs[:] = 0.0
+    total_s = 0.0
+    for d in range(n):
+        v = rj[d] * bk[d]
+        qs[slots[d, 0]] += v
+        qs[slots[d, 1]] += v
+        total_s += v
+    for c in range(n):
+        a, b = slots[c, 0], slots[c, 1]
+        cross = 0.0
+        for y in range(n_cards):
+            if y == a or y == b:
+                continue
+            with_y = qj[y] - rj[pair_index[y, a]] - rj[pair_index[y, b]]  # j's mass on hands with y, missing c
+            cross += (rk[pair_index[a, y]] + rk[pair_index[b, y]]) * with_y
+        blocked_s = qs[a] + qs[b] - rj[c] * bk[c]
+        out[c] = scale * ((total_k - bk[c]) * (total_j - bj[c]) - (total_s - blocked_s) + cross)
 
 
 @njit(cache=True)
