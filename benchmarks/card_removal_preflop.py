@@ -19,7 +19,9 @@ checkpoints, bar):
 3. the change in action frequencies between the two charts
    (:func:`pokerlab.preflop.combos.frequency_changes`, nodes reached by at least 1% of deals).
 
-``--tight N`` also solves both modes with one checkpoint at N iterations (far below the bar),
+``--course 10 100 400`` only times the combo mode from a cold start over each stretch of
+iterations (its reaches thin out as CFR+ zeroes actions, and the three-seat leaves skip the
+hands an opponent no longer plays). ``--tight N`` also solves both modes with one checkpoint at N iterations (far below the bar),
 so that the changes are those of the games and not of where CFR+ stopped, and evaluates the
 combo chart (by class) in the class game: how much of the change the class game itself prices.
 Needs ``results/equity/equity_169.npz`` and ``results/equity/equity_1326.npz``.
@@ -58,6 +60,8 @@ def main() -> None:
     parser.add_argument("--config", default="config/config.yaml")
     parser.add_argument("--timed", type=int, default=200, help="iterations timed per mode (after as many warm-up ones)")
     parser.add_argument("--tight", type=int, default=0, help="also compare both modes solved to this many iterations")
+    parser.add_argument("--course", type=int, nargs="+", default=[],
+                        help="only time the combo mode from a cold start, per stretch of iterations up to each of these")
     args = parser.parse_args()
 
     config = yaml.safe_load(open(args.config))
@@ -67,6 +71,16 @@ def main() -> None:
     table = load_equity_table("results/equity/equity_169.npz")
     combo_table = load_combo_table("results/equity/equity_1326.npz")
     deck = ComboDeck.full(combo_table)
+    if args.course:
+        for name in args.spots:
+            tree = build_tree(parse_spot_name(name), sizing)
+            solver = combo_solver(tree, chip_ev_payoffs(tree, settings.postflop, aggressor=settings.aggressor), deck)
+            for target in args.course:
+                first, start = solver.iteration + 1, time.process_time()
+                solver.iterate(target - solver.iteration)
+                ms = 1e3 * (time.process_time() - start) / (target - first + 1)
+                print(f"{name} combo mode, iterations {first}-{target}: {ms:.0f} ms/iteration", flush=True)
+        return
     print(f"checkpoints {list(settings.checkpoints)}; exploitability in bb/hand (max over seats), and in bars")
     print("| spot | class chart: class game | class chart: combo game | (bars) | combo chart: combo game | iterations "
           "class / combo | CPU s to the stop class / combo | ms/iteration class / combo | ratio "
