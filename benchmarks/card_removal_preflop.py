@@ -53,6 +53,13 @@ def _seconds_per_iteration(solver, warm: int, timed: int) -> float:
     return (time.process_time() - start) / timed
 
 
+def _in_class_game(tree, payoffs, table, result) -> float:
+    """Exploitability (bb/hand, max over seats) of a result's chart, by class, in the class game:
+    for a combo chart, how much the class game itself prices the change."""
+    gains, _ = Solver(tree, payoffs, table.win, table.tie).exploitability_of(class_strategy_from_result(tree, result))
+    return float(gains.max())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spots", nargs="+", default=[f"cash/2max/{d}bb" for d in (10, 20, 50, 100)])
@@ -82,7 +89,8 @@ def main() -> None:
                 print(f"{name} combo mode, iterations {first}-{target}: {ms:.0f} ms/iteration", flush=True)
         return
     print(f"checkpoints {list(settings.checkpoints)}; exploitability in bb/hand (max over seats), and in bars")
-    print("| spot | class chart: class game | class chart: combo game | (bars) | combo chart: combo game | iterations "
+    print("| spot | class chart: class game | class chart: combo game | (bars) | combo chart: combo game "
+          "| combo chart: class game | iterations "
           "class / combo | CPU s to the stop class / combo | ms/iteration class / combo | ratio "
           "| share change max / mean (pp) | class change max / mean (pp) |")
     rows = []
@@ -103,11 +111,12 @@ def main() -> None:
         head = (f"| {name} | {results['classes']['exploitability_bb']:.5f} | {gains.max():.5f} | {gains.max() / bar:.3f} ")
         timing = f"{class_ms:.3f} / {combo_ms:.2f} | {combo_ms / class_ms:.0f}"
         if args.no_combo_solve:
-            print(f"{head}| | {results['classes']['iterations']} / | {results['classes']['cpu_seconds']:.1f} / "
+            print(f"{head}| | | {results['classes']['iterations']} / | {results['classes']['cpu_seconds']:.1f} / "
                   f"| {timing} | | |", flush=True)
             continue
         change = frequency_changes(results["classes"], results["combos"])
-        print(f"{head}| {results['combos']['exploitability_bb']:.5f} | {results['classes']['iterations']} / "
+        back = _in_class_game(tree, payoffs, table, results["combos"])
+        print(f"{head}| {results['combos']['exploitability_bb']:.5f} | {back:.5f} | {results['classes']['iterations']} / "
               f"{results['combos']['iterations']} | {results['classes']['cpu_seconds']:.1f} / "
               f"{results['combos']['cpu_seconds']:.1f} | {timing} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
@@ -127,12 +136,10 @@ def main() -> None:
                                         combo_table=combo_table)
             results[hands]["cpu_seconds"] = time.process_time() - start
         gains, _ = chart_in_combo_game(tree, payoffs, results["classes"], deck)
-        # the combo chart by class in the class game: what is left of the change there is not card removal
-        back, _ = Solver(tree, payoffs, table.win, table.tie).exploitability_of(
-            class_strategy_from_result(tree, results["combos"]))
+        back = _in_class_game(tree, payoffs, table, results["combos"])
         change = frequency_changes(results["classes"], results["combos"])
         print(f"| {spot_name(spot.format, spot.seats, spot.depth)} | {results['classes']['exploitability_bb']:.6f} | {gains.max():.6f} "
-              f"| {results['combos']['exploitability_bb']:.6f} | {back.max():.6f} | {results['classes']['cpu_seconds']:.1f} / "
+              f"| {results['combos']['exploitability_bb']:.6f} | {back:.6f} | {results['classes']['cpu_seconds']:.1f} / "
               f"{results['combos']['cpu_seconds']:.1f} "
               f"| {change['share_max']:.2f} ({change['share_max_node']}) / {change['share_mean']:.2f} "
               f"| {change['class_max']:.1f} ({change['class_max_node']}) / {change['class_mean']:.2f} |", flush=True)
