@@ -208,6 +208,25 @@ class ComboSolver(Solver):
             add_leaf_blocking(values, leaves[rows], leaves["const"], leaves["opponent"], inputs.extra[1 - seat])
 
 
+@njit(cache=True, inline="always")
+def _sum_over_one_seat(c, r, nonzero, count, r_third, total_third, b_third, equity, slots, pair_index):
+    """For hand c: ``sum over d`` (the ``count`` hands in ``nonzero`` that miss c) of
+    ``w = r[d] * (the third seat's mass missing c and d)``, and of ``w * EQ(c, d)``."""
+    a, b = slots[c, 0], slots[c, 1]
+    mass = weighted = 0.0
+    for i in range(count):
+        d = nonzero[i]
+        x, y = slots[d, 0], slots[d, 1]
+        if x == a or x == b or y == a or y == b:
+            continue
+        overlap = r_third[pair_index[a, x]] + r_third[pair_index[a, y]] + r_third[pair_index[b, x]] \
+            + r_third[pair_index[b, y]]
+        w = r[d] * (total_third - b_third[c] - b_third[d] + overlap)
+        mass += w
+        weighted += w * equity[c, d]
+    return mass, weighted
+
+
 @njit(cache=True)
 def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef_k, equity, slots, pair_index, norm,
                            out):
@@ -257,25 +276,10 @@ def three_seat_leaf_values(reach_j, rows_j, reach_k, rows_k, const, coef_j, coef
             _constant_leaf(rj, rk, qj, bj, bk, total_j, total_k, slots, pair_index, qs, u * norm, out[leaf])
             continue
         for c in range(n):
-            a, b = slots[c, 0], slots[c, 1]
-            mass = with_j = with_k = 0.0
-            for i in range(count_j):
-                d = nonzero_j[i]
-                x, y = slots[d, 0], slots[d, 1]
-                if x == a or x == b or y == a or y == b:
-                    continue
-                overlap = rk[pair_index[a, x]] + rk[pair_index[a, y]] + rk[pair_index[b, x]] + rk[pair_index[b, y]]
-                w = rj[d] * (total_k - bk[c] - bk[d] + overlap)
-                mass += w
-                with_j += w * equity[c, d]
+            mass, with_j = _sum_over_one_seat(c, rj, nonzero_j, count_j, rk, total_k, bk, equity, slots, pair_index)
+            with_k = 0.0
             if ek != 0.0:
-                for i in range(count_k):
-                    d = nonzero_k[i]
-                    x, y = slots[d, 0], slots[d, 1]
-                    if x == a or x == b or y == a or y == b:
-                        continue
-                    overlap = rj[pair_index[a, x]] + rj[pair_index[a, y]] + rj[pair_index[b, x]] + rj[pair_index[b, y]]
-                    with_k += rk[d] * (total_j - bj[c] - bj[d] + overlap) * equity[c, d]
+                _, with_k = _sum_over_one_seat(c, rk, nonzero_k, count_k, rj, total_j, bj, equity, slots, pair_index)
             out[leaf, c] = norm * (u * mass + ej * with_j + ek * with_k)
 
 
