@@ -146,3 +146,12 @@ def test_full_table_against_eval7_enumeration_and_the_class_table():
     for h, v in itertools.islice((p for p in rng.integers(0, C.N_COMBOS, size=(50, 2)) if not collide[p[0], p[1]]), 6):
         w, t, n = eval7_enumerate_boards(tuple(C.COMBO_CARDS[h].tolist()), tuple(C.COMBO_CARDS[v].tolist()))
         assert (wins[h, v], ties[h, v], wins[v, h]) == (w, t, n - w - t)
+
+
+def test_progress_counts_the_blocks(boards):
+    """The rule's progress callback gets (block done, blocks in all); it raised on the block
+    generator, which has no length."""
+    keys, weights = boards
+    calls = []
+    E.exact_combo_counts(keys[:3], weights[:3], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]

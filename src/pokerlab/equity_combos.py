@@ -141,7 +141,7 @@ def exact_combo_counts(board_keys: np.ndarray | None = None, board_weights: np.n
 
     ``progress(done, total)`` is called after each block of boards. Colliding pairs are 0.
     """
-    from pokerlab.equity import _blocks, canonical_boards
+    from pokerlab.equity import INTERRUPT_BLOCKS, _blocks, canonical_boards
 
     if board_keys is None:
         board_keys, board_weights = canonical_boards()
@@ -152,14 +152,14 @@ def exact_combo_counts(board_keys: np.ndarray | None = None, board_weights: np.n
     combo_bits = CARD_BITS[C.COMBO_CARDS[:, 0]] | CARD_BITS[C.COMBO_CARDS[:, 1]]
     acc = np.zeros((C.N_COMBOS, C.N_COMBOS), dtype=np.int64)
     tie_acc = np.zeros_like(acc)
-    blocks = _blocks(keys.size)
-    for done, (lo, hi) in enumerate(blocks, 1):
+    n_blocks = max(1, min(INTERRUPT_BLOCKS, keys.size))  # what _blocks yields (a generator: no len)
+    for done, (lo, hi) in enumerate(_blocks(keys.size, n_blocks), 1):
         n_chunks = max(1, min(get_num_threads(), hi - lo))
         win, tie = _sweep_boards(keys[lo:hi], weights[lo:hi], n_chunks, combo_bits, CARD_BITS)
         acc += win.sum(axis=0, dtype=np.int64)
         tie_acc += tie.sum(axis=0, dtype=np.int64)
         if progress is not None:
-            progress(done, len(blocks))
+            progress(done, n_blocks)
     maps = suit_permutation_combo_maps()
     out = []
     collide = collision_mask()

@@ -152,6 +152,8 @@ def sheet_overrides(sheet: pd.DataFrame) -> dict[str, dict]:
 def solve_settings(solve_section: dict, overrides: dict) -> dict:
     """The ``solve:`` config section (without its ``spots`` list) with a spot's overrides applied."""
     settings = {k: v for k, v in solve_section.items() if k not in ("spots", "keep_states")}  # no effect on results
+    if settings.get("hands") == "classes":
+        del settings["hands"]  # the default: the params of existing solves stay as they were (no re-run)
     if "checkpoints" in overrides:
         settings["checkpoints"] = [int(c) for c in overrides["checkpoints"].split(",")]
     if "bar_coefficient" in overrides:

@@ -115,6 +115,19 @@ def _files(config: dict[str, Any]) -> None:
         _read("solve.postflop.file", postflop.get("file"), lambda path: SolveSettings.from_config(section, path))
 
 
+def _combo_hands(solve: dict[str, Any]) -> None:
+    """``solve.hands: combos`` solves 2- and 3-seat spots under postflop model v1 only."""
+    from pokerlab.preflop.combos import COMBO_SEATS
+
+    model = solve.get("postflop", {}).get("model", "v1")
+    if model != "v1":
+        raise ValueError(f"config solve.hands: combos takes postflop model v1, not {model!r}")
+    for i, spot in enumerate(solve.get("spots", [])):
+        if spot["seats"] not in COMBO_SEATS:
+            raise ValueError(f"config solve.spots[{i}]: {spot['seats']} seats; solve.hands combos solves "
+                             f"{' or '.join(map(str, COMBO_SEATS))}-seat spots")
+
+
 def check_config(config: dict[str, Any]) -> None:
     """Refuse a schema-valid configuration that would fail, or silently change, later."""
     _finite_numbers(config, "")
@@ -123,6 +136,8 @@ def check_config(config: dict[str, Any]) -> None:
         _increasing(solve["checkpoints"], "solve.checkpoints")
     for i, spot in enumerate(solve.get("spots", [])):
         _depth(spot["depth"], f"solve.spots[{i}].depth")
+    if solve.get("hands") == "combos":
+        _combo_hands(solve)
     for i, pair in enumerate(config.get("equity", {}).get("crosscheck", {}).get("pairs", [])):
         for j, name in enumerate(pair):
             _class_name(name, f"equity.crosscheck.pairs[{i}][{j}]")

@@ -49,6 +49,7 @@ def solve_inputs():
         payouts=PAYOUTS,
         constants=postflop_constants_input(),
         class_table=postflop_class_table_input(),
+        combo_table=["results/equity/equity_1326.npz"] if config["solve"].get("hands") == "combos" else [],
     )
 
 

@@ -28,6 +28,7 @@ for name, settings, result_path, state_path, log_path in jobs:
         parse_spot_name(name), snakemake.input.table, snakemake.input.sizing,  # noqa: F821
         SolveSettings.from_config(settings, constants, solved_sha256), result_path, state_path=state_path,
         payouts_path=snakemake.input.payouts, keep_state=keep_state,  # noqa: F821
+        combo_table_path=(snakemake.input.get("combo_table") or [None])[0],  # noqa: F821 (solve.hands combos only)
         progress=lambda iteration, figure: print(f"iteration {iteration} exploitability {figure}", file=sys.stderr,
                                                  flush=True),
     )

@@ -34,17 +34,19 @@ from typing import Any, Callable
 import numpy as np
 
 from pokerlab import __version__
+from pokerlab.equity_combos import ComboEquityTable, load_combo_table
 from pokerlab.equity_table import load_equity_table, table_digest
 from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
+from pokerlab.preflop.combos import COMBO_SEATS, HANDS, ComboDeck, combo_solver, read_out_combos
 from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
-from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, read_postflop_constants
+from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, chip_ev_payoffs, read_postflop_constants
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solver import ARITHMETIC_VERSION, Solver
-from pokerlab.preflop.solver_icm import make_solver
-from pokerlab.preflop.spot import Sizing, Spot, load_sizing
+from pokerlab.preflop.solver_icm import ICM_FORMATS, make_solver
+from pokerlab.preflop.spot import Sizing, Spot, load_sizing, spot_name
 from pokerlab.preflop.tree import build_tree
 
 MODELS = ("v1", "v2", "solved")
@@ -80,8 +82,16 @@ class SolveSettings:
     # SHA-256 of the config's measuring settings (section solved, pokerlab.solved.settings): a table
     # measured with other settings is refused; None skips that check (a table read on its own)
     solved_settings_sha256: str | None = None
+    # a seat's hand: one of the 169 classes (no card removal between seats) or one of the 1,326 combos
+    # (card removal, pokerlab.preflop.combos: 2 or 3 seats, chip formats, model v1); classes leave no trace in the result
+    hands: str = "classes"
 
     def __post_init__(self) -> None:
+        if self.hands not in HANDS:
+            raise ValueError(f"solve.hands: {self.hands!r}; expected one of {list(HANDS)}")
+        if self.hands == "combos" and self.model != "v1":
+            raise ValueError(f"solve.hands: combos takes postflop model v1, not {self.model!r} (its class deviations "
+                             "and solved endings are per class)")
         if self.model not in MODELS:
             raise ValueError(f"solve.postflop.model: {self.model!r}; expected one of {list(MODELS)}")
         if (self.model == "v2") != (self.class_edges is not None):
@@ -119,6 +129,7 @@ class SolveSettings:
         table = postflop.pop("class_table", None)
         aggressor = postflop.pop("aggressor", None)
         solved_tables = postflop.pop("solved_tables", None)
+        hands = section.get("hands", "classes")
         if model not in MODELS:
             raise ValueError(f"solve.postflop.model: {model!r}; expected one of {list(MODELS)}")
         version = {}
@@ -136,6 +147,8 @@ class SolveSettings:
             if not isinstance(aggressor, dict) or set(aggressor) != {"in_position", "out_of_position"}:
                 raise ValueError(f"solve.postflop.aggressor: {aggressor!r}; expected in_position and out_of_position")
             version["aggressor"] = AggressorEdge(**aggressor)
+        if hands != "classes":
+            version["hands"] = hands
         if source == "config":
             return cls(postflop=PostflopModel(**postflop), checkpoints=tuple(section["checkpoints"]),
                        bar_coefficient=float(section["bar_coefficient"]), **version)
@@ -173,6 +186,17 @@ class SolveSettings:
                              "command) or restore the settings it was measured with")
         return table
 
+    def check_hands(self, spot: Spot) -> None:
+        """``ValueError`` naming the spot when its table size or format has no combo mode."""
+        if self.hands != "combos":
+            return
+        if spot.seats not in COMBO_SEATS:
+            raise ValueError(f"solve.hands: combos solves {' or '.join(map(str, COMBO_SEATS))}-seat spots; "
+                             f"{spot_name(spot.format, spot.seats, spot.depth)} has {spot.seats} seats "
+                             "(set solve.hands: classes for it)")
+        if spot.format in ICM_FORMATS:
+            raise ValueError(f"solve.hands: combos solves chip formats; {spot.format!r} is valued by ICM")
+
     def bar_bb(self, seats: int) -> float:
         """The exploitability a chart must reach, bb/hand: coefficient * sqrt(seats / 2)."""
         return self.bar_coefficient * math.sqrt(seats / 2)
@@ -203,14 +227,23 @@ def _round(x: float) -> float:
 
 
 def _fingerprint(spot: Spot, sizing: dict, settings: SolveSettings, win: np.ndarray, tie: np.ndarray, shove_or_fold: bool,
-                 payoff: dict, solved: EndingCorrections | None) -> str:
+                 payoff: dict, solved: EndingCorrections | None, combo_table: ComboEquityTable | None = None) -> str:
     digest = hashlib.sha256()
     what = {"spot": asdict(spot), "sizing": sizing, "postflop": asdict(settings.postflop),
             "shove_or_fold": shove_or_fold, "tables": fingerprint_tables(win, tie), "payoff": payoff, "code": __version__,
             "arithmetic": ARITHMETIC_VERSION}
     what.update(_model_settings(settings, solved))  # v2 and solved only: the model and its table's digest
+    what.update(_hands_settings(settings, combo_table))  # combos only
     digest.update(json.dumps(what, sort_keys=True).encode())
     return digest.hexdigest()
+
+
+def _hands_settings(settings: SolveSettings, combo_table: ComboEquityTable | None) -> dict[str, Any]:
+    """What a result records of ``solve.hands`` (nothing for classes: their bytes stay as they were):
+    ``combos`` and the SHA-256 of the combo table's counts."""
+    if settings.hands == "classes":
+        return {}
+    return {"hands": settings.hands, "combo_table_sha256": table_digest(combo_table.wins, combo_table.ties)}
 
 
 def _model_settings(settings: SolveSettings, solved: EndingCorrections | None) -> dict[str, Any]:
@@ -303,20 +336,31 @@ def _readout_document(readout: Readout, spot: Spot) -> list[dict]:
 def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, settings: SolveSettings | None = None,
                state_path: str | os.PathLike | None = None, shove_or_fold: bool = False,
                progress: Callable[[int, float | None], None] | None = None,
-               payouts: dict[str, PayoutStructure] | None = None) -> dict[str, Any]:
+               payouts: dict[str, PayoutStructure] | None = None,
+               combo_table: ComboEquityTable | None = None) -> dict[str, Any]:
     """Solve ``spot`` until it clears its bar (or the schedule ends); return the result document.
 
     ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
     kept (resumed from if it holds a state of this very solve). ``progress(iteration, figure)``
     is called every ``save_every`` iterations (figure None) and at each checkpoint. ``payouts``:
     the ICM payout structures (default ``pokerlab/data/payouts.yaml``; chip formats ignore them).
+    ``combo_table``: the 1,326 x 1,326 table, which ``solve.hands: combos`` solves over (``win``/``tie``
+    then only enter the fingerprint).
     """
     settings = settings or SolveSettings()
+    settings.check_hands(spot)
     tree = build_tree(spot, sizing, shove_or_fold=shove_or_fold)
     solved = settings.solved_endings(spot, tree.sizing)
-    solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
-                                 classes=settings.class_edges, aggressor=settings.aggressor, solved=solved)
-    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff, solved)
+    if settings.hands == "combos":
+        if combo_table is None:
+            raise ValueError("solve.hands: combos needs the combo equity table (rule equity_combos)")
+        solver = combo_solver(tree, chip_ev_payoffs(tree, settings.postflop, aggressor=settings.aggressor),
+                              ComboDeck.full(combo_table))
+        payoff = {"model": "chip_ev", "unit": "bb"}
+    else:
+        solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
+                                     classes=settings.class_edges, aggressor=settings.aggressor, solved=solved)
+    fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff, solved, combo_table)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
     bar = settings.bar_bb(spot.seats)
@@ -345,18 +389,21 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
                 progress(target, last["exploitability_bb"])
         if last["exploitability_bb"] <= bar:
             break
-    return result_document(spot, tree, settings, solver, payoff, solved, win, tie, history, last, shove_or_fold)
+    return result_document(spot, tree, settings, solver, payoff, solved, win, tie, history, last, shove_or_fold,
+                           combo_table=combo_table)
 
 
 def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: dict, solved: EndingCorrections | None,
                     win: np.ndarray, tie: np.ndarray, history: list[dict], last: dict,
-                    shove_or_fold: bool = False, nodes: bool | None = None) -> dict[str, Any]:
+                    shove_or_fold: bool = False, nodes: bool | None = None,
+                    combo_table: ComboEquityTable | None = None) -> dict[str, Any]:
     """The result document of ``solver``'s average strategy: ``last`` is the measurement it is judged by
     (``iterations``, ``exploitability_bb``, ``exploitability_per_seat``), ``history`` every one made.
-    ``nodes``: whether the per-node read-out is included (None: when the result ships)."""
+    ``nodes``: whether the per-node read-out is included (None: when the result ships); ``combo_table``:
+    the 1,326 table a ``solve.hands: combos`` solve ran over."""
     bar = settings.bar_bb(spot.seats)
     shipped = last["exploitability_bb"] <= bar
-    readout = read_out(solver)
+    readout = read_out_combos(solver) if settings.hands == "combos" else read_out(solver)
     result: dict[str, Any] = {
         "spot": {"format": spot.format, "seats": spot.seats, "depth_bb": spot.depth, "ante_bb": spot.ante,
                  "positions": list(spot.positions), "shove_or_fold": shove_or_fold},
@@ -365,7 +412,7 @@ def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: d
                      "bar_coefficient": settings.bar_coefficient, "update_scheme": "alternating",
                      "averaging": "linear (weight = iteration)", "payoff": payoff,
                      **({"postflop_source": settings.postflop_source} if settings.postflop_source else {}),
-                     **_model_settings(settings, solved)},
+                     **_model_settings(settings, solved), **_hands_settings(settings, combo_table)},
         "tree": tree.counts(),
         "status": "shipped" if shipped else "rejected",
         "iterations": last["iterations"],
@@ -435,7 +482,8 @@ def _removed_marker(state_path: Path) -> Path:
 def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: str | os.PathLike | None,
                        settings: SolveSettings, result_path: str | os.PathLike, state_path: str | os.PathLike | None = None,
                        shove_or_fold: bool = False, progress: Callable[[int, float | None], None] | None = None,
-                       payouts_path: str | os.PathLike | None = None, keep_state: bool = True) -> dict[str, Any]:
+                       payouts_path: str | os.PathLike | None = None, keep_state: bool = True,
+                       combo_table_path: str | os.PathLike | None = None) -> dict[str, Any]:
     """Load the equity table, the sizing schedule and the payout structures (``payouts_path``,
     default ``pokerlab/data/payouts.yaml``), solve ``spot`` and write ``result.json`` and its arrays
     ``result.npz`` atomically (:func:`pokerlab.preflop.result_file.write_result`; the
@@ -445,7 +493,9 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
     ``keep_state=False`` removes the solver state once the spot has shipped (a rejected spot keeps
     it, so a longer schedule continues it) and leaves a one-line note in its place; a later solve
     that finds the note instead of a state warns that it starts from iteration 0.
+    ``combo_table_path``: the combo equity table, read under ``solve.hands: combos`` only.
     """
+    settings.check_hands(spot)
     check_writable(result_path, "result")
     if state_path is not None:
         state_path = Path(state_path)
@@ -457,8 +507,13 @@ def solve_spot_to_file(spot: Spot, table_path: str | os.PathLike, sizing_path: s
     sizing = load_sizing(sizing_path)
     payouts = load_payouts(payouts_path)
     table = load_equity_table(table_path)
+    combos = None
+    if settings.hands == "combos":
+        if combo_table_path is None:
+            raise ValueError("solve.hands: combos needs the combo equity table (results/equity/equity_1326.npz)")
+        combos = load_combo_table(combo_table_path)
     result = solve_spot(spot, sizing, table.win, table.tie, settings, state_path=state_path,
-                        shove_or_fold=shove_or_fold, progress=progress, payouts=payouts)
+                        shove_or_fold=shove_or_fold, progress=progress, payouts=payouts, combo_table=combos)
     write_result(result_path, result)
     if state_path is not None:
         marker = _removed_marker(state_path)

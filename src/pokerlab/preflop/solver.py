@@ -428,7 +428,10 @@ class Solver:
         For each seat: best-response value (max over its actions per node and class, all
         others at the average strategy) minus its value under the average profile.
         """
-        sigma = self.average_sigma()
+        return self.exploitability_of(self.average_sigma())
+
+    def exploitability_of(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(per-seat exploitability, per-seat value) of the edge strategies ``sigma`` (n_nodes, m), bb/hand."""
         inputs = self._inputs_under(sigma)
         gains, profile = np.zeros(self.n_seats), np.zeros(self.n_seats)
         for seat in range(self.n_seats):
