@@ -103,6 +103,13 @@ def test_a_state_of_other_settings_is_not_resumed(setting, equity_table, tmp_pat
     assert not fresh.load(tmp_path / "state.npz") and fresh.iteration == 0
 
 
+def test_the_exchange_needs_a_positive_floor(setting, equity_table):
+    sizing, base, settings, plan = setting
+    zero = SolvedSettings.from_config({**settings.raw, "floor_weight": 0.0})
+    with pytest.raises(ValueError, match="solved.floor_weight: the exchanging solve needs a positive floor"):
+        JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, zero, plan[1], plan[2])
+
+
 def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equity_table, tmp_path):
     solve = _solve(setting, equity_table)
     solve.run(6)

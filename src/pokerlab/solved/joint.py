@@ -101,6 +101,9 @@ class JointSolve:
     def __init__(self, spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
                  settings: SolvedSettings, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
                  log: TextIO | None = None):
+        if settings.floor_weight <= 0:
+            raise ValueError("solved.floor_weight: the exchanging solve needs a positive floor (its postflop solves keep "
+                             "the same combos while the ranges move)")
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
         self.tree = build_tree(spot, sizing)
         self.model_payoffs = chip_ev_payoffs(self.tree, base.postflop, base.class_edges, base.aggressor)
