@@ -99,7 +99,7 @@ rule solved_exchange_solve:
         format="[a-z_]+",
         seats="[0-9]+",
         depth="[0-9]+(\\.[0-9]+)?",
-    threads: workflow.cores
+    threads: 64  # scaled down to --cores; the postflop solves give the same bytes on any thread count
     resources:
         mem_mb=lambda w: SOLVED.max_memory_mb * SOLVED.max_endings * SOLVED.boards + 2000,
         runtime=7 * 24 * 60,

@@ -2,6 +2,8 @@
 
 import sys
 
+import numba
+
 from pokerlab.equity_table import load_equity_table
 from pokerlab.job_log import job_cpu_line
 from pokerlab.preflop.solve import SolveSettings
@@ -10,6 +12,7 @@ from pokerlab.solved.joint import JointSolve, write_outputs
 from pokerlab.solved.settings import SolvedSettings
 
 sys.stderr = open(snakemake.log[0], "a")  # noqa: F821 (snakemake injects it; a resumed job appends)
+numba.set_num_threads(min(snakemake.threads, numba.config.NUMBA_NUM_THREADS))  # noqa: F821
 i, o, w, config = snakemake.input, snakemake.output, snakemake.wildcards, snakemake.config  # noqa: F821
 constants = i.constants[0] if i.constants else None
 base = SolveSettings.from_config({**config["solve"], "postflop": snakemake.params.base}, constants)  # noqa: F821
