@@ -11,12 +11,13 @@ import pytest
 import yaml
 
 from pokerlab import cards
+from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.result_file import read_result, write_result
 from pokerlab.preflop.solve import SolveSettings, solve_spot
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved import values as V
-from pokerlab.solved.joint import JointSolve, current_measurement, write_outputs
+from pokerlab.solved.joint import JointSolve, measurement, write_outputs
 from pokerlab.solved.loop import write_ending_plan
 from pokerlab.solved.settings import POT_TYPES, SolvedSettings
 
@@ -59,7 +60,7 @@ def test_an_exchange_pays_every_class_its_measured_value(setting, equity_table):
     reach = solve.preflop.reach_under(solve.preflop.sigma)
     q = [cards.CLASS_PRIOR * reach[seat, k] for seat in e.seats]
     solver = e.flops[0].solver
-    solved = V.solved_class_values([(current_measurement(solver), {"board_weight": 1.0})], e.contrib)
+    solved = V.solved_class_values([(measurement(solver, Mode.CURRENT), {"board_weight": 1.0})], e.contrib)
     z = solve.model_payoffs.nodes.tolist().index(k)
     payoffs = solve.preflop.payoffs
     for role in (0, 1):

@@ -145,11 +145,11 @@ class PostflopSolver:
         self._compat = tuple(self.compatible_reach(p, self.weights[1 - p]) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
 
-    def current_ev(self, player: int) -> np.ndarray:
-        """Per hand of ``player``: its value (share of the pot, chips, per unit of compatible
-        opponent weight) with both players on their current strategies."""
+    def hand_ev(self, player: int, mode: Mode = Mode.EVALUATE) -> np.ndarray:
+        """Per hand of ``player`` (in ``self.hands[player]`` order): its value (share of the pot,
+        chips, per unit of compatible opponent weight) under ``mode`` (see :meth:`root_values`)."""
         compat = self._compat[player]
-        return self.root_values(player, Mode.CURRENT) / np.where(compat > 0, compat, 1.0)
+        return self.root_values(player, mode) / np.where(compat > 0, compat, 1.0)
 
     @property
     def iso_card(self) -> np.ndarray:
@@ -310,7 +310,7 @@ class PostflopSolver:
         safe = np.where(compat > 0, compat, 1.0)
         equity = root_equity(self._plain_game, self.weights, player)
         return {
-            "ev": self.root_values(player, Mode.EVALUATE, Quantity.VALUE) / safe,
+            "ev": self.hand_ev(player),
             "equity": equity / safe,
             "exp_pot": self.root_values(player, Mode.EVALUATE, Quantity.FINAL_POT) / safe,
             "p_showdown": self.root_values(player, Mode.EVALUATE, Quantity.SHOWDOWN_PROB) / safe,

@@ -15,8 +15,10 @@ It is joint CFR split at the flop, with leaf values ``exchange_every`` iteration
 reference game (:func:`pokerlab.solved.reference.exchange_iteration`) its average profile converges to
 the joint equilibrium when the exchanges are frequent, where re-solving both sides each outer iteration
 cycles. The corrections themselves keep moving with the current strategies, so a run stops on an
-iteration budget, and the chart is then solved under the average of the corrections over the exchanges
-of the run's second half (what the average preflop strategy was trained against).
+iteration budget; its chart is the preflop average strategy, judged by the joint exploitability
+(:meth:`JointSolve.joint_exploitability`), and its table the corrections averaged over the exchanges
+of the run's second half (a record of the model's error: re-solving the preflop game under a fixed
+table need not give the chart back).
 
 Everything is resumable: :meth:`JointSolve.save` writes the whole state (preflop and postflop regrets
 and sums, corrections, history) atomically, and :meth:`JointSolve.load` continues bit for bit.
@@ -70,27 +72,22 @@ class Ending:
     model payoffs' row and its flop solves."""
 
     node: str
-    rank: int
     seats: tuple[int, int]
     contrib: tuple[float, float]
     row: int
     flops: list[FlopSolve]
 
 
-def _measurement(solver: PostflopSolver, ev: tuple[np.ndarray, np.ndarray]) -> pd.DataFrame:
+def measurement(solver: PostflopSolver, mode: Mode) -> pd.DataFrame:
+    """Per-combo values (:data:`pokerlab.solved.loop.COLUMNS`) of a postflop solve under ``mode``:
+    Mode.CURRENT is what the next CFR update sees and what the exchange prices the preflop endings by."""
     rows = []
     for p in (0, 1):
         hands = solver.hands[p]
         rows.append(pd.DataFrame({"player": np.full(hands.size, p, np.int8), "combo": hands.astype(np.int16),
                                   "class": COMBO_CLASS[hands].astype(np.int16), "mass": solver.weights[p],
-                                  "ev": ev[p]}))
+                                  "ev": solver.hand_ev(p, mode)}))
     return pd.concat(rows, ignore_index=True)[list(COLUMNS)]
-
-
-def current_measurement(solver: PostflopSolver) -> pd.DataFrame:
-    """Per-combo values (:data:`pokerlab.solved.loop.COLUMNS`) of a postflop solve's current
-    strategies: what the next CFR update sees, and what the exchange prices the preflop endings by."""
-    return _measurement(solver, (solver.current_ev(0), solver.current_ev(1)))
 
 
 class JointSolve:
@@ -125,7 +122,7 @@ class JointSolve:
                 postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
                                              settings.bet_tree_for(e.node))
                 flops.append(FlopSolve(job.board, job.weight, PostflopSolver(postflop_spot, settings.max_memory_mb)))
-            self.endings.append(Ending(e.node, int(e.rank), seats, (node.contrib[seats[0]], node.contrib[seats[1]]),
+            self.endings.append(Ending(e.node, seats, (node.contrib[seats[0]], node.contrib[seats[1]]),
                                        row_of[e.node], flops))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
@@ -139,13 +136,27 @@ class JointSolve:
     def _table(self, endings: dict[str, tuple[np.ndarray, np.ndarray]]) -> EndingCorrections:
         return EndingCorrections(self.spot.name, endings)
 
+    def _preflop_on(self, table: EndingCorrections) -> Solver:
+        """A preflop solver on the game whose solved endings pay the model plus ``table``, holding
+        the state of :attr:`preflop`."""
+        solver = Solver(self.tree, chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges,
+                                                   self.base.aggressor, solved=table), self.win, self.tie)
+        solver.load_state(self.preflop.state())
+        return solver
+
     def _rebuild_preflop(self) -> None:
         """The preflop solver on the game paid by the current corrections, its state kept."""
-        state = self.preflop.state()
-        payoffs = chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges, self.base.aggressor,
-                                  solved=self._table(self.corrections))
-        self.preflop = Solver(self.tree, payoffs, self.win, self.tie)
-        self.preflop.load_state(state)
+        self.preflop = self._preflop_on(self._table(self.corrections))
+
+    def _arrive(self, e: Ending, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Give ending ``e``'s postflop solves the ranges of the preflop own ``reach`` (seats, nodes,
+        classes), floored; returns the (oop, ip) class distributions (prior x own reach)."""
+        k = self.tree.index[e.node]
+        pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
+        oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+        for f in e.flops:
+            f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
+        return CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
 
     @property
     def iteration(self) -> int:
@@ -160,16 +171,11 @@ class JointSolve:
         reach = self.preflop.reach_under(self.preflop.sigma)
         change, gaps = 0.0, []
         for e in self.endings:
-            k = self.tree.index[e.node]
-            pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
-            oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+            q_oop, q_ip = self._arrive(e, reach)
             measured = []
             for f in e.flops:
-                spot = dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip)
-                f.solver.set_ranges(spot.ranges)
                 f.solver.run(iterations)
-                measured.append((current_measurement(f.solver), {"board_weight": f.weight}))
-            q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+                measured.append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
             solved = V.solved_class_values(measured, e.contrib)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
@@ -201,23 +207,12 @@ class JointSolve:
         # per ending and role: the class values on the average profile and the best response's
         worth: dict[str, dict[str, list[np.ndarray]]] = {"profile": {}, "best": {}}
         for e in self.endings:
-            k = self.tree.index[e.node]
-            pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
-            oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
-            q_oop, q_ip = CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+            q_oop, q_ip = self._arrive(e, reach)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             for kind, mode in (("profile", Mode.EVALUATE), ("best", Mode.BEST_RESPONSE)):
-                measured = []
-                for f in e.flops:
-                    f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
-                    ev = []
-                    for p in (0, 1):
-                        compat = f.solver._compat[p]
-                        ev.append(f.solver.root_values(p, mode) / np.where(compat > 0, compat, 1.0))
-                    measured.append((_measurement(f.solver, (ev[0], ev[1])), {"board_weight": f.weight}))
+                measured = [(measurement(f.solver, mode), {"board_weight": f.weight}) for f in e.flops]
                 solved = V.solved_class_values(measured, e.contrib)
                 worth[kind][e.node] = [np.nan_to_num(solved.role(V.ROLES[r]) - model[r]) for r in (0, 1)]
-        state = self.preflop.state()
         zero = np.zeros(N_CLASSES)
         gains = {}
         for seat, position in enumerate(self.spot.positions):
@@ -227,11 +222,7 @@ class JointSolve:
                 # so the table carries the seat's role only (values.corrected_values)
                 endings = {e.node: (worth[kind][e.node][0], zero) if e.seats[0] == seat else
                            (zero, worth[kind][e.node][1]) for e in self.endings}
-                solver = Solver(self.tree, chip_ev_payoffs(self.tree, self.base.postflop, self.base.class_edges,
-                                                           self.base.aggressor, solved=self._table(endings)),
-                                self.win, self.tie)
-                solver.load_state(state)
-                gain, profile = solver.exploitability()
+                gain, profile = self._preflop_on(self._table(endings)).exploitability()
                 value[kind] = (gain[seat] + profile[seat], profile[seat])
             gains[position] = round(float(value["best"][0] - value["profile"][1]), 6)
         return {"iteration": self.iteration, "gain_bb": gains}
@@ -331,14 +322,13 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
                   chart_path: str | os.PathLike, report_path: str | os.PathLike) -> dict[str, Any]:
     """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
-    table; its nodes are written whatever its status, as a measurement) and the report (the exchange history and the joint exploitability)."""
+    table; its nodes are written whatever its status, as a measurement) and the report (the exchange
+    history and the joint exploitability)."""
     table = solve.averaged_table(provenance)
     last_row = solve.history[-1] if solve.history else {}
     gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
     last = {"iterations": solve.iteration, "exploitability_bb": max(gains.values()), "exploitability_per_seat": gains}
-    payoffs = chip_ev_payoffs(solve.tree, solve.base.postflop, solve.base.class_edges, solve.base.aggressor, solved=table)
-    reader = Solver(solve.tree, payoffs, solve.win, solve.tie)
-    reader.load_state(solve.preflop.state())
+    reader = solve._preflop_on(table)
     settings = dataclasses.replace(solve.base, model="solved", solved_tables=str(Path(table_path).parent))
     chart = result_document(solve.spot, solve.tree, settings, reader,
                             {"model": "chip_ev", "unit": "bb"}, table, solve.win, solve.tie, [last], last,
