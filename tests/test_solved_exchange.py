@@ -126,7 +126,30 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
     assert chart["exploitability_bb"] == pytest.approx(max(gains.values()))
     assert chart["tier_shares"]["flop_solved"] > 0
     assert len(chart["nodes"]) == sum(n.kind == "decision" for n in solve.tree.nodes)  # whatever its status
-    assert json.loads((tmp_path / "report.json").read_text())["history"][-1]["iteration"] == 6
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["history"][-1]["iteration"] == 6
+    (ending,) = report["endings"]
+    assert ending["gap_fitting_bb"] < ending["model_gap_bb"]
+
+
+def test_the_average_strategys_change_is_the_charts(setting, equity_table, tmp_path):
+    """sigma_change on the solver's arrays equals loop.strategy_change on the two charts written from them."""
+    from pokerlab.solved.joint import sigma_change
+    from pokerlab.solved.loop import strategy_change
+
+    solve = _solve(setting, equity_table)
+    charts, sigmas = [], []
+    for until in (2, 6):
+        solve.run(until)
+        write_outputs(solve, {"command": "test"}, tmp_path / "t.tsv", tmp_path / f"{until}.json", tmp_path / "r.json")
+        charts.append(read_result(tmp_path / f"{until}.json"))
+        sigmas.append(solve.preflop.average_sigma())
+    expected = strategy_change(charts[1], charts[0])
+    found = sigma_change(solve.tree, sigmas[1], sigmas[0], solve.preflop.reach_under(sigmas[1]))
+    assert expected["max_pp"] > 1.0
+    assert found["max_pp"] == pytest.approx(expected["max_pp"], abs=1e-2)  # the charts round to 1e-6
+    assert found["mean_pp"] == pytest.approx(expected["mean_pp"], abs=1e-2)
+    assert sigma_change(solve.tree, sigmas[1], sigmas[1], solve.preflop.reach_under(sigmas[1]))["max_pp"] == 0
 
 
 @pytest.mark.slow
@@ -167,3 +190,54 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     assert [h["iteration"] for h in report["history"]] == [2, 4, 6]
     chart = read_result(tmp_path / "results/solved/exchange/cash/2max/8bb/result.json")
     assert chart["settings"]["solved_method"]["method"] == "exchange" and "history" in report, log
+
+
+def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table, tmp_path):
+    """validate: the arrivals carry the chart's own reach at each planned ending; a table of zero
+    corrections leaves the held-out gap at the model's; a table measured on the held-out flop itself
+    leaves only the conservation residual, half of it per role."""
+    from pokerlab.solved.loop import solve_ending_job
+    from pokerlab.solved.validate import heldout_keys, validation_report, write_arrivals
+    from pokerlab.preflop.ending_corrections import EndingCorrections, write_ending_corrections
+    from pokerlab.fit.solves import read_measurement
+
+    sizing, base, settings, plan = setting
+    settings = SolvedSettings.from_config({**settings.raw, "heldout_boards": 1})
+    held_plan = tuple(tmp_path / f"{name}.tsv" for name in ("spots", "endings", "boards"))
+    write_ending_plan(plan[1].parent / "result.json", SPOT.name, sizing, settings, *held_plan)
+    solve = JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, held_plan[1], held_plan[2])
+    assert sum(len(e.flops) for e in solve.endings) == 1  # the held-out flop stays out of the exchange
+    solve.run(6)
+    write_outputs(solve, {"command": "test"}, tmp_path / "table.tsv", tmp_path / "result.json", tmp_path / "report.json")
+    arrivals = write_arrivals(tmp_path / "result.json", sizing, held_plan[1], tmp_path / "arrivals.tsv")
+    (e,) = solve.endings
+    k = solve.tree.index[e.node]
+    reach = solve.preflop.reach_under(solve.preflop.average_sigma())
+    np.testing.assert_allclose([float(v) for v in arrivals.loc[0, "oop_reach"].split(",")], reach[e.seats[0], k],
+                               atol=1e-5)
+    np.testing.assert_allclose([float(v) for v in arrivals.loc[0, "ip_reach"].split(",")], reach[e.seats[1], k],
+                               atol=1e-5)
+
+    (key,) = heldout_keys(SPOT.name, 1, settings.boards, settings.heldout_boards)
+    assert key.endswith("/e0/b1")
+    solve_ending_job(tmp_path / "arrivals.tsv", held_plan[2], key, settings, tmp_path / "held.parquet")
+    frame, record = read_measurement(tmp_path / "held.parquet")
+    assert record["heldout"] and record["board"] != e.flops[0].board
+
+    def report_with(endings):
+        write_ending_corrections(tmp_path / "t.tsv", EndingCorrections(SPOT.name, endings))
+        return validation_report(SPOT, sizing, base, equity_table.win, equity_table.tie, tmp_path / "t.tsv",
+                                 tmp_path / "arrivals.tsv", held_plan[2], [tmp_path / "held.parquet"],
+                                 tmp_path / "validation.json")
+
+    zero = np.zeros(cards.N_CLASSES)
+    plain = report_with({e.node: (zero, zero)})
+    assert plain["gap_heldout_bb"] == plain["model_gap_heldout_bb"] > 0
+    q_oop, q_ip = (cards.CLASS_PRIOR * reach[s, k] for s in e.seats)
+    solved = V.solved_class_values([(frame, record)], e.contrib)
+    model = V.model_class_values(solve.model_payoffs, e.row, e.seats, q_oop, q_ip, equity_table.win, equity_table.tie)
+    d_oop, d_ip, residual = V.corrections(solved, model, q_oop, q_ip)
+    fitted = report_with({e.node: (d_oop, d_ip)})
+    assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
+    assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
+    assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"

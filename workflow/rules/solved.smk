@@ -17,8 +17,13 @@
 #                                         solve side by side (the plan of iteration 0), checkpointed in state.npz
 #                                         (a killed job resumes from it); writes the averaged table, the chart
 #                                         (the preflop average strategy) and the report with the joint exploitability
+#   snakemake --cores 2 solved_exchange_validation
+#   solved_exchange_arrivals  exchange/plan/...     the plan's endings with the ranges the chart brings there
+#   solved_exchange_heldout   exchange/heldout/...  each held-out flop solved once with those ranges (its own job)
+#   solved_exchange_validate  exchange/...-heldout.json  the table's valuation gap on the held-out flops
 
 from pokerlab.solved.settings import SolvedSettings
+from pokerlab.solved.validate import heldout_keys
 
 SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else None  # errors name the key
 SOLVED_DIR = "results/solved"
@@ -107,6 +112,79 @@ rule solved_exchange_solve:
         f"logs/solved/exchange_{SPOT_FILE}.log",
     script:
         "../scripts/solved_exchange.py"
+
+
+rule solved_exchange_validation:
+    input:
+        [f"{SOLVED_DIR}/exchange/{s.name.replace('/', '-')}-heldout.json" for s in SOLVED.spots] if SOLVED is not None else [],
+
+
+rule solved_exchange_arrivals:
+    input:
+        chart=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.json",
+        sizing=config["solve"]["sizing"],
+        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+    output:
+        endings=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/solved_exchange_arrivals.py"
+
+
+rule solved_exchange_heldout:
+    input:
+        endings=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+    output:
+        measurement=f"{SOLVED_DIR}/exchange/heldout/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
+    params:
+        key=lambda w: f"{spot_name(w.format, w.seats, w.depth)}/e{w.rank}/b{w.board}",
+        solved=solved_param(SOLVED_SOLVE_KEYS),
+    wildcard_constraints:
+        rank="[0-9]+",
+        board="[0-9]+",
+    threads: 1
+    resources:
+        mem_mb=lambda w: SOLVED.max_memory_mb + 1000,
+        runtime=360,
+    log:
+        f"logs/solved/exchange/heldout_{SPOT_FILE}_e{{rank}}_b{{board}}.log",
+    script:
+        "../scripts/solved_postflop.py"
+
+
+def solved_heldout_measurements(wildcards):
+    return [f"{SOLVED_DIR}/exchange/heldout/{SPOT_PATH}/{key.split('/', 3)[3]}.parquet".format(**wildcards)
+            for key in heldout_keys(spot_name(wildcards.format, wildcards.seats, wildcards.depth), SOLVED.max_endings,
+                                    SOLVED.boards, SOLVED.heldout_boards)]
+
+
+rule solved_exchange_validate:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+        constants=postflop_constants_input(),
+        corrections=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",
+        arrivals=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        measurements=solved_heldout_measurements,
+    output:
+        report=f"{SOLVED_DIR}/exchange/{SPOT_FILE}-heldout.json",
+    params:
+        base=solved_base_postflop(),
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/solved_exchange_validate.py"
 
 
 rule solved_preflop:

@@ -75,9 +75,10 @@ class SpotEndings:
         return self.three_way_mass / self.flop_mass if self.flop_mass > 0 else 0.0
 
 
-def _node_strategies(result: dict, tree: Tree) -> dict[str, np.ndarray]:
-    """Each decision node's (actions, 169) average strategy from a result document."""
-    if result.get("status") != "shipped" or "nodes" not in result:
+def _node_strategies(result: dict, tree: Tree, rejected: bool = False) -> dict[str, np.ndarray]:
+    """Each decision node's (actions, 169) average strategy from a result document (a rejected one's
+    too with ``rejected``, if it carries its nodes)."""
+    if (result.get("status") != "shipped" and not rejected) or "nodes" not in result:
         raise ValueError(f"result of {result.get('spot')!r} has no strategy (status {result.get('status')!r}): "
                          "only a shipped solve can be walked")
     out = {}
@@ -90,14 +91,15 @@ def _node_strategies(result: dict, tree: Tree) -> dict[str, np.ndarray]:
     return out
 
 
-def spot_endings(result: dict, sizing: Sizing) -> SpotEndings:
-    """Walk a shipped result's average strategy to every ending; keep the heads-up flop ones."""
+def spot_endings(result: dict, sizing: Sizing, rejected: bool = False) -> SpotEndings:
+    """Walk a shipped result's average strategy to every ending; keep the heads-up flop ones.
+    ``rejected``: walk a result above its bar too (a measurement's nodes, e.g. an exchanging solve's)."""
     meta = result["spot"]
     spot = Spot(meta["format"], int(meta["seats"]), float(meta["depth_bb"]))
     if sizing.as_dict(spot.depth) != result["sizing"]:
         raise ValueError(f"{spot.name}: the result was solved with another sizing schedule than the one given")
     tree = recorded_tree(result)
-    strategy = _node_strategies(result, tree)
+    strategy = _node_strategies(result, tree, rejected)
     names = spot.positions
     own = np.ones((spot.seats, N_CLASSES))
     endings: list[FlopEnding] = []

@@ -48,9 +48,9 @@ from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solve import SolveSettings, result_document, sizing_digest
 from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.spot import Sizing, Spot
-from pokerlab.preflop.tree import build_tree, postflop_order
+from pokerlab.preflop.tree import Tree, build_tree, postflop_order
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import COLUMNS, ending_ranges, read_plan_endings
+from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, read_plan_endings
 from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
 STATE_VERSION = 1
@@ -88,6 +88,29 @@ def measurement(solver: PostflopSolver, mode: Mode) -> pd.DataFrame:
                                   "class": COMBO_CLASS[hands].astype(np.int16), "mass": solver.weights[p],
                                   "ev": solver.hand_ev(p, mode)}))
     return pd.concat(rows, ignore_index=True)[list(COLUMNS)]
+
+
+def sigma_change(tree: Tree, new: np.ndarray, old: np.ndarray, reach: np.ndarray) -> dict[str, float]:
+    """How far two preflop edge strategies (n_nodes, 169) are apart, in percentage points, as
+    :func:`pokerlab.solved.loop.strategy_change` measures two charts: per decision node, the mean over
+    the acting seat's arriving classes (prior x its own ``reach`` under ``new``) of the total-variation
+    distance; the largest over nodes reached by at least :data:`~pokerlab.solved.loop.MIN_NODE_REACH` of
+    the deals, and the mean weighted by node reach."""
+    worst = total = weight = 0.0
+    for k in np.flatnonzero(tree.actor >= 0):
+        seat = tree.actor[k]
+        masses = CLASS_PRIOR @ reach[:, k].T
+        node_reach = float(np.prod(masses))
+        if masses[seat] <= 0:
+            continue
+        children = slice(tree.child_start[k], tree.child_start[k] + tree.n_children[k])
+        distance = 0.5 * np.abs(new[children] - old[children]).sum(axis=0)
+        change = 100.0 * float(CLASS_PRIOR * reach[seat, k] @ distance) / masses[seat]
+        if node_reach >= MIN_NODE_REACH:
+            worst = max(worst, change)
+        total += node_reach * change
+        weight += node_reach
+    return {"max_pp": round(worst, 6), "mean_pp": round(total / weight if weight > 0 else 0.0, 6)}
 
 
 class JointSolve:
@@ -128,6 +151,7 @@ class JointSolve:
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.summed = 0
         self.history: list[dict[str, Any]] = []
+        self.measured_sigma: np.ndarray | None = None  # the average strategy at the last measurement
         self.preflop = preflop
         self._rebuild_preflop()
 
@@ -227,6 +251,25 @@ class JointSolve:
             gains[position] = round(float(value["best"][0] - value["profile"][1]), 6)
         return {"iteration": self.iteration, "gain_bb": gains}
 
+    def fitting_gaps(self, table: EndingCorrections) -> list[dict[str, Any]]:
+        """Per ending, on its fitting flops under the average profile (preflop and postflop): the mean
+        absolute gap (bb, :func:`pokerlab.solved.values.valuation_gap`) between the solved class values
+        and the model's (``model_gap_bb``), and the model plus ``table``'s (``gap_fitting_bb``), with the
+        conservation residual of those flops."""
+        reach = self.preflop.reach_under(self.preflop.average_sigma())
+        rows = []
+        for e in self.endings:
+            q_oop, q_ip = self._arrive(e, reach)
+            model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
+            solved = V.solved_class_values([(measurement(f.solver, Mode.EVALUATE), {"board_weight": f.weight})
+                                            for f in e.flops], e.contrib)
+            paid = V.corrected_values(model, table.endings[e.node], q_oop, q_ip)
+            rows.append({"node": e.node, "flops": [f.board for f in e.flops],
+                         "model_gap_bb": round(V.valuation_gap(model, solved, q_oop, q_ip), 6),
+                         "gap_fitting_bb": round(V.valuation_gap(paid, solved, q_oop, q_ip), 6),
+                         "residual_bb": round(V.corrections(solved, model, q_oop, q_ip)[2], 6)})
+        return rows
+
     def averaged_table(self, provenance: dict[str, Any]) -> EndingCorrections:
         """The corrections averaged over the exchanges of the run's second half (the last ones if
         none was summed yet), with ``provenance`` and what this solve adds to it."""
@@ -248,6 +291,11 @@ class JointSolve:
             row = self.exchange(min(self.settings.exchange_every, until - self.iteration))
             if len(self.history) % MEASURE_EVERY == 0 or self.iteration == until:
                 row["joint_gain_bb"] = self.joint_exploitability()["gain_bb"]
+                sigma = self.preflop.average_sigma()
+                if self.measured_sigma is not None:
+                    row["average_change"] = sigma_change(self.tree, sigma, self.measured_sigma,
+                                                         self.preflop.reach_under(sigma))
+                self.measured_sigma = sigma
             if self.log is not None:
                 print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
                       f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
@@ -282,6 +330,8 @@ class JointSolve:
                     arrays[f"post/{i}/{j}/sums{p}"] = state.strategy_sums[p]
                     arrays[f"post/{i}/{j}/weights{p}"] = f.solver.weights[p]
                 arrays[f"post/{i}/{j}/iterations"] = np.array(f.solver.iterations)
+        if self.measured_sigma is not None:
+            arrays["measured_sigma"] = self.measured_sigma
         meta = {"version": STATE_VERSION, "fingerprint": self._fingerprint(), "summed": self.summed,
                 "history": self.history}
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
@@ -313,6 +363,7 @@ class JointSolve:
                     f.solver.set_ranges(tuple(weights))
                     f.solver.iterations = int(data[f"post/{i}/{j}/iterations"])
             self.preflop.load_state({k[len("preflop/"):]: data[k] for k in data.files if k.startswith("preflop/")})
+            self.measured_sigma = data["measured_sigma"].copy() if "measured_sigma" in data.files else None
         self.summed, self.history = int(meta["summed"]), list(meta["history"])
         self._rebuild_preflop()
         return True
@@ -323,7 +374,7 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
     table; its nodes are written whatever its status, as a measurement) and the report (the exchange
-    history and the joint exploitability)."""
+    history, the joint exploitability and each ending's valuation gaps on its fitting flops)."""
     table = solve.averaged_table(provenance)
     last_row = solve.history[-1] if solve.history else {}
     gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
@@ -336,7 +387,7 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     chart["settings"]["solved_method"] = {"method": "exchange", "every": solve.settings.exchange_every,
                                           "exploitability": "joint, over the fitting flops"}
     report = {"spot": solve.spot.name, "iterations": solve.iteration, "exploitability_per_seat": gains,
-              "exchanges_averaged": solve.summed, "history": solve.history}
+              "exchanges_averaged": solve.summed, "endings": solve.fitting_gaps(table), "history": solve.history}
     write_ending_corrections(table_path, table)
     write_result(chart_path, chart)
     write_json_atomic(report_path, report)
