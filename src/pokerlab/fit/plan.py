@@ -38,7 +38,8 @@ def _stream(spot: str, rank: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{spot}/e{rank}".encode()).digest()[:8], "little")
 
 
-def _vector_text(values: np.ndarray) -> str:
+def reach_text(values: np.ndarray) -> str:
+    """A plan table's class-reach column: comma-separated, rounded to ``REACH_DECIMALS``."""
     return ",".join(repr(round(float(v), REACH_DECIMALS)) for v in values)
 
 
@@ -69,7 +70,7 @@ def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, setti
                 "spot": name, "rank": rank, "node": e.node, "reach": e.reach, "pot_bb": e.pot_bb,
                 "behind_bb": e.behind_bb, "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,
                 "aggressor_in_position": "" if e.aggressor_in_position is None else str(e.aggressor_in_position).lower(),
-                "oop_reach": _vector_text(e.oop_reach), "ip_reach": _vector_text(e.ip_reach)})
+                "oop_reach": reach_text(e.oop_reach), "ip_reach": reach_text(e.ip_reach)})
             for b in sample_flops(settings.seed, _stream(name, rank), settings.boards, settings.heldout_boards):
                 board_rows.append({"spot": name, "rank": rank, "board_index": b.index, "board": b.text,
                                    "stratum": b.stratum, "weight": b.weight, "heldout": b.heldout})

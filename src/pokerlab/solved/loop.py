@@ -105,7 +105,8 @@ def read_plan_endings(endings_tsv: str | os.PathLike) -> pd.DataFrame:
     return pd.read_csv(endings_tsv, sep="\t", keep_default_na=False)
 
 
-def _reach(text: str) -> np.ndarray:
+def parse_reach(text: str) -> np.ndarray:
+    """The class reaches of a plan table's ``oop_reach``/``ip_reach`` cell."""
     return np.array([float(v) for v in str(text).split(",")])
 
 
@@ -152,7 +153,7 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
     for e in endings.itertuples(index=False):
         node = tree.node(e.node)
         seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
-        q_oop, q_ip = CLASS_PRIOR * _reach(e.oop_reach), CLASS_PRIOR * _reach(e.ip_reach)
+        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
         contrib = (node.contrib[seats[0]], node.contrib[seats[1]])
         measured = by_rank.get(int(e.rank), [])
         fitting = V.solved_class_values([m for m in measured if not m[1]["heldout"]], contrib)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from pokerlab.cards import CLASS_PRIOR
 from pokerlab.fit.endings import spot_endings
-from pokerlab.fit.plan import _vector_text
+from pokerlab.fit.plan import reach_text
 from pokerlab.fit.solves import read_measurement
 from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.preflop.ending_corrections import read_ending_corrections
@@ -34,7 +34,7 @@ from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import Sizing, Spot
 from pokerlab.preflop.tree import build_tree, postflop_order
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import FIGURE_DECIMALS, _reach, read_plan_endings
+from pokerlab.solved.loop import FIGURE_DECIMALS, parse_reach, read_plan_endings
 
 
 def write_arrivals(chart_path: str | os.PathLike, sizing: Sizing, plan_endings_tsv: str | os.PathLike,
@@ -48,8 +48,8 @@ def write_arrivals(chart_path: str | os.PathLike, sizing: Sizing, plan_endings_t
     for i, node in enumerate(plan["node"]):
         e = found.get(node)
         rows.loc[i, "reach"] = e.reach if e is not None else 0.0
-        rows.loc[i, "oop_reach"] = _vector_text(e.oop_reach if e is not None else np.zeros(CLASS_PRIOR.size))
-        rows.loc[i, "ip_reach"] = _vector_text(e.ip_reach if e is not None else np.zeros(CLASS_PRIOR.size))
+        rows.loc[i, "oop_reach"] = reach_text(e.oop_reach if e is not None else np.zeros(CLASS_PRIOR.size))
+        rows.loc[i, "ip_reach"] = reach_text(e.ip_reach if e is not None else np.zeros(CLASS_PRIOR.size))
     with atomic_path(out_tsv) as tmp:
         rows.to_csv(tmp, sep="\t", index=False, lineterminator="\n")
     return rows
@@ -86,7 +86,7 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
         node = tree.node(e.node)
         seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
         contrib = (node.contrib[seats[0]], node.contrib[seats[1]])
-        q_oop, q_ip = CLASS_PRIOR * _reach(e.oop_reach), CLASS_PRIOR * _reach(e.ip_reach)
+        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
         solved = V.solved_class_values(measured, contrib)
         model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie)
         paid = V.corrected_values(model, table.endings[e.node], q_oop, q_ip)
