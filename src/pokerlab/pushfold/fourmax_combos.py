@@ -33,7 +33,7 @@ bytes on any number of threads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -43,7 +43,7 @@ from pokerlab import cards
 from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.pushfold.fees import PushFoldGame
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, SEATS
-from pokerlab.pushfold.multiway import COMBO_ATTEMPTS, _draw_class
+from pokerlab.pushfold.multiway import _CLASS_COMBOS, _CLASS_COUNT, _COMBO_BITS, deal_board, deal_class_tuple
 from pokerlab.rng import below, stream_state
 
 BLOCK = 16384
@@ -138,39 +138,16 @@ def _deal_joint(deals, seed, combo_index, combo_class, card_bits, equity, classe
 @njit(cache=True, parallel=True)
 def _deal_independent(deals, seed, cumulative, class_combos, class_count, combo_bits, card_bits, equity,
                       classes, pair_equity, strength):
-    """Classes independent from ``cumulative``; combos given the classes uniform among the tuples
-    sharing no card (the classes redrawn after COMBO_ATTEMPTS tries); the board from the rest."""
+    """Classes independent from the rows of ``cumulative``, combos given the classes uniform among the
+    tuples sharing no card (:func:`~pokerlab.pushfold.multiway.deal_class_tuple`), the board from the rest."""
     n_blocks = (deals + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         state = stream_state(seed, b)
         cls = np.empty(SEATS, dtype=np.int64)
         hole = np.empty(SEATS, dtype=np.int64)
         for n in range(b * BLOCK, min(deals, (b + 1) * BLOCK)):
-            attempts = 0
-            ok = False
-            used = np.int64(0)
-            while not ok:
-                if attempts % COMBO_ATTEMPTS == 0:
-                    for s in range(SEATS):
-                        state, cls[s] = _draw_class(state, cumulative)
-                attempts += 1
-                used = np.int64(0)
-                ok = True
-                for s in range(SEATS):
-                    state, i = below(state, class_count[cls[s]])
-                    hole[s] = combo_bits[class_combos[cls[s], i]]
-                    if used & hole[s]:
-                        ok = False
-                        break
-                    used |= hole[s]
-            board = np.int64(0)
-            dealt = 0
-            while dealt < 5:
-                state, c = below(state, 52)
-                if not used & card_bits[c]:
-                    used |= card_bits[c]
-                    board |= card_bits[c]
-                    dealt += 1
+            state, used, _ = deal_class_tuple(state, cumulative, class_combos, class_count, combo_bits, cls, hole)
+            state, board, used = deal_board(state, used, card_bits)
             for s in range(SEATS):
                 classes[n, s] = cls[s]
             for k in range(6):
@@ -183,8 +160,6 @@ def deal_sample(deals: int, seed: int, equity: np.ndarray, law: str = "joint") -
     """``deals`` seeded deals under ``law``: ``joint`` (one uniform deal of the four hands; ``equity``
     the (1326, 1326) combo equity table) or ``independent`` (the class law; ``equity`` the
     (169, 169) class table). ``ValueError`` names a bad argument."""
-    from pokerlab.pushfold.multiway import _CLASS_COMBOS, _CLASS_COUNT, _COMBO_BITS
-
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
         raise ValueError(f"deals: {deals!r} must be a positive integer")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
@@ -202,8 +177,8 @@ def deal_sample(deals: int, seed: int, equity: np.ndarray, law: str = "joint") -
         _deal_joint(int(deals), np.uint64(seed), cards.COMBO_INDEX.astype(np.int64), cards.COMBO_CLASS.astype(np.int64),
                     CARD_BITS, equity, classes, pair_equity, strength)
     else:
-        cumulative = np.cumsum(cards.CLASS_PRIOR)
-        cumulative[-1] = 1.0
+        cumulative = np.tile(np.cumsum(cards.CLASS_PRIOR), (SEATS, 1))  # every seat's classes from the prior
+        cumulative[:, -1] = 1.0
         _deal_independent(int(deals), np.uint64(seed), cumulative, _CLASS_COMBOS, _CLASS_COUNT, _COMBO_BITS, CARD_BITS,
                           equity, classes, pair_equity, strength)
     return DealSample(law, int(seed), classes, pair_equity, strength)
@@ -379,21 +354,6 @@ class ComboSettings:
         return self.seed + 2**62
 
 
-@dataclass
-class ComboSweepState:
-    """The damped best response's state: profile, per-(set, class) reversal counts, last best responses."""
-
-    strategy: np.ndarray
-    reversals: np.ndarray = field(init=False)
-    best_response: np.ndarray = field(init=False)
-    sweeps: int = 0
-    history: list = field(default_factory=list)  # [sweep, exploitability in the sample game]
-
-    def __post_init__(self) -> None:
-        self.reversals = np.zeros_like(self.strategy)
-        self.best_response = np.full_like(self.strategy, -1.0)
-
-
 def solve_sample_game(sample_game: SampleGame, settings: ComboSettings, warm: np.ndarray | None = None,
                       frozen: np.ndarray | None = None,
                       progress: Callable[[int, float], None] | None = None) -> tuple[np.ndarray, SampleEvaluation, list]:
@@ -406,23 +366,22 @@ def solve_sample_game(sample_game: SampleGame, settings: ComboSettings, warm: np
     if strategy.shape != shape or np.any(strategy < 0) or np.any(strategy > 1):
         raise ValueError(f"warm start: expected (14, 169) probabilities in [0, 1], got shape {strategy.shape}")
     moving = np.ones(len(INFOSETS), bool) if frozen is None else ~np.asarray(frozen, bool)
-    state = ComboSweepState(strategy)
+    seat_moves = {POSITIONS[s]: any(moving[k] for k, h in enumerate(INFOSETS) if len(h) == s) for s in range(SEATS)}
+    reversals, last_best = np.zeros(shape), np.full(shape, -1.0)
+    history = []
     while True:
-        ev = sample_game.evaluate(state.strategy)
-        figure = max(v for seat, v in ev.exploitability_per_seat.items()
-                     if any(moving[k] for k, h in enumerate(INFOSETS) if POSITIONS[len(h)] == seat))
-        state.history.append([state.sweeps, figure])
+        ev = sample_game.evaluate(strategy)
+        figure = max(v for seat, v in ev.exploitability_per_seat.items() if seat_moves[seat])
+        history.append([len(history), figure])
         if progress is not None:
-            progress(state.sweeps, figure)
-        if figure <= settings.tolerance_bb or state.sweeps >= settings.max_sweeps:
-            return state.strategy, ev, state.history
+            progress(len(history) - 1, figure)
+        if figure <= settings.tolerance_bb or len(history) > settings.max_sweeps:
+            return strategy, ev, history
         target = ev.best_response
-        state.reversals += (state.best_response >= 0) & (target != state.best_response)
-        state.best_response = target
-        step = settings.initial_step / (1.0 + state.reversals) ** settings.power
-        state.strategy[moving] += (step * (target - state.strategy))[moving]
-        state.sweeps += 1
-
+        reversals += (last_best >= 0) & (target != last_best)
+        last_best = target
+        step = settings.initial_step / (1.0 + reversals) ** settings.power
+        strategy[moving] += (step * (target - strategy))[moving]
 
 @dataclass
 class FourMaxComboSolution:
