@@ -3,6 +3,9 @@
     NUMBA_NUM_THREADS=1 .venv/bin/python benchmarks/pushfold_fourmax_combos.py \\
         [--depths 10 15 20] [--deals 3000000] [--max-sweeps 120] [--fees none] [--ante 0] \\
         [--class-results DIR]   # class-mode JSONs {depth}bb.json (solve_fourmax), for check (a)
+        [--save DIR]            # keep each profile as DIR/{depth}bb_{solve}.npy
+    .venv/bin/python benchmarks/pushfold_fourmax_combos.py --compare DIR --class-results DIR2 [--depths ...]
+        # no solving: the saved joint profiles beside the class solver's, set by set
 
 Per depth, with the same estimator (a sample game of ``--deals`` deals, the damped best response):
 
@@ -70,7 +73,10 @@ def main() -> None:
     parser.add_argument("--combo-table", default="results/equity/equity_1326.npz")
     parser.add_argument("--class-results", default=None, help="folder of class-mode 4-max JSONs {depth}bb.json")
     parser.add_argument("--save", default=None, help="folder to write each profile (.npy) to")
+    parser.add_argument("--compare", default=None, help="folder of saved profiles: print them beside --class-results")
     args = parser.parse_args()
+    if args.compare:
+        return compare_saved(Path(args.compare), Path(args.class_results), args.depths)
     class_eq = load_equity_table(args.table).equity
     combo_eq = load_combo_table(args.combo_table).equity
     print(f"deals {args.deals}, max sweeps {args.max_sweeps}, fees {args.fees}, ante {args.ante}, seed {args.seed}")
@@ -142,6 +148,21 @@ def main() -> None:
             print(f"    {label}: sample game {100 * hu_sol.shares[k]:.2f}%, headsup_combos {100 * exact_share:.2f}%, "
                   f"class game {100 * class_share:.2f}%; per class vs headsup_combos: max {mx:.1f} pp, mean {mean:.2f} pp")
         print(f"peak memory: {peak_mb():.0f} MB", flush=True)
+
+
+def compare_saved(saved: Path, class_results: Path, depths: list[float]) -> None:
+    """Per set: the class solver's share, the two joint seeds' shares, and the per-class change
+    between the class solver and each seed (largest / combo-weighted mean, pp)."""
+    for depth in depths:
+        class_mode = load_fourmax_strategy(class_results / f"{depth:g}bb.json")
+        seeds = [np.load(saved / f"{depth:g}bb_{name}.npy") for name in ("joint", "joint_2nd_seed")]
+        print(f"\n=== {depth:g}bb: class solver against card removal (two seeds) ===")
+        print(f"{'set':<4} {'':<34} {'class solver':>12} {'combos':>7} {'2nd seed':>8} {'class max':>9} {'mean':>6} {'2nd: max':>8} {'mean':>6}")
+        for k, history in enumerate(INFOSETS):
+            share = [100 * float(s[k] @ cards.CLASS_PRIOR) for s in (class_mode, *seeds)]
+            first, second = (class_changes(s[k], class_mode[k]) for s in seeds)
+            print(f"{history or '-':<4} {describe(history):<34} {share[0]:>12.2f} {share[1]:>7.2f} {share[2]:>8.2f} "
+                  f"{first[0]:>9.1f} {first[1]:>6.2f} {second[0]:>8.1f} {second[1]:>6.2f}")
 
 
 if __name__ == "__main__":
