@@ -278,3 +278,21 @@ def test_the_workflow_entry_point_writes_the_combo_mode_apart(equity_table, tmp_
         bad["pushfold"]["fourmax"].update(changes)
         with pytest.raises(ValueError, match=message):
             check_config(bad)
+
+
+@pytest.mark.parametrize("changes, where", [
+    ({"hands": "combo"}, "pushfold/fourmax/hands"),
+    ({"combos": {"deals": 10**12}}, "pushfold/fourmax/combos/deals"),
+    ({"combos": {"draws": 10}}, "pushfold/fourmax/combos"),
+])
+def test_the_schema_names_the_new_keys(changes, where):
+    import yaml
+
+    from pokerlab.schema_check import first_problem
+
+    root = Path(__file__).parent.parent
+    config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    schema = yaml.safe_load((root / "config" / "schema.yaml").read_text())
+    assert first_problem(config, schema, strict=True) is None
+    config["pushfold"]["fourmax"].update(changes)
+    assert first_problem(config, schema, strict=True).startswith(where)
