@@ -84,7 +84,7 @@ def ending_coefficients(game: PushFoldGame) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class DealSample:
-    """``deals`` joint deals: ``classes`` (n, 4) each seat's class; ``pair_equity`` (n, 6) the
+    """Deals drawn under ``law`` from ``seed``: ``classes`` (n, 4) each seat's class; ``pair_equity`` (n, 6) the
     showdown equity of the first seat of each pair of :data:`PAIRS` (the other's is 1 minus it);
     ``strength`` (n, 4) each seat's hand on the deal's board (higher is better)."""
 
@@ -115,7 +115,7 @@ def _deal_joint(deals, seed, combo_index, combo_class, card_bits, equity, classe
     n_blocks = (deals + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         state = stream_state(seed, b)
-        deck = np.arange(52)
+        deck = np.arange(52)  # not reset between deals: a partial shuffle is uniform from any order
         combo = np.empty(SEATS, dtype=np.int64)
         hole = np.empty(SEATS, dtype=np.int64)
         for n in range(b * BLOCK, min(deals, (b + 1) * BLOCK)):
