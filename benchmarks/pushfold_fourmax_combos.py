@@ -6,6 +6,8 @@
         [--save DIR]            # keep each profile as DIR/{depth}bb_{solve}.npy
     .venv/bin/python benchmarks/pushfold_fourmax_combos.py --compare DIR --class-results DIR2 [--depths ...]
         # no solving: the saved joint profiles beside the class solver's, set by set
+    NUMBA_NUM_THREADS=1 .venv/bin/python benchmarks/pushfold_fourmax_combos.py --headsup-only --seed N [...]
+        # check (b) alone, e.g. on another seed
 
 Per depth, with the same estimator (a sample game of ``--deals`` deals, the damped best response):
 
@@ -61,6 +63,29 @@ def timed_solve(game, equity, settings, law, **kw):
     return sol, time.perf_counter() - start
 
 
+def headsup_reduction(game: PushFoldGame, combo_eq: np.ndarray, class_eq: np.ndarray, settings: ComboSettings) -> None:
+    """Check (b): CO and BTN always fold; the SB and BB solved in the joint sample game beside the
+    exact heads-up card-removal equilibrium and the heads-up class game."""
+    frozen = np.zeros(len(INFOSETS), bool)
+    frozen[[INFOSET_INDEX[""], INFOSET_INDEX["F"]]] = True
+    warm = np.full((len(INFOSETS), cards.N_CLASSES), 0.5)
+    warm[frozen] = 0.0
+    hu_sol, seconds = timed_solve(game, combo_eq, settings, "joint", warm=warm, frozen=frozen)
+    hu_game = PushFoldGame(2, game.depth_bb, game.fees, game.ante_bb)
+    exact = solve_headsup_combos(hu_game, ComboDeal.full_deck(combo_eq))
+    classes = solve_headsup(hu_game, class_eq, tolerance_bb=1e-6)
+    print(f"\n(b) {game.depth_bb:g}bb, seed {settings.seed}: CO and BTN fold ({seconds:.0f} s; SB/BB exploitability on the "
+          f"independent sample {hu_sol.measured.exploitability_per_seat['SB']:.5f} / "
+          f"{hu_sol.measured.exploitability_per_seat['BB']:.5f} bb)")
+    for label, k, exact_class, exact_share, class_share in (
+            ("SB shove", INFOSET_INDEX["FF"], exact.sb_shove_class, exact.sb_shove_share, classes.sb_shove_share),
+            ("BB call", INFOSET_INDEX["FFA"], exact.bb_call_class, exact.bb_call_share, classes.bb_call_share)):
+        mx, mean = class_changes(hu_sol.strategy[k], exact_class)
+        print(f"    {label}: sample game {100 * hu_sol.shares[k]:.2f}%, headsup_combos {100 * exact_share:.2f}%, "
+              f"class game {100 * class_share:.2f}%; per class vs headsup_combos: max {mx:.1f} pp, mean {mean:.2f} pp",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=float, nargs="+", default=[10, 15, 20])
@@ -74,11 +99,17 @@ def main() -> None:
     parser.add_argument("--class-results", default=None, help="folder of class-mode 4-max JSONs {depth}bb.json")
     parser.add_argument("--save", default=None, help="folder to write each profile (.npy) to")
     parser.add_argument("--compare", default=None, help="folder of saved profiles: print them beside --class-results")
+    parser.add_argument("--headsup-only", action="store_true", help="run only check (b), the heads-up reduction")
     args = parser.parse_args()
     if args.compare:
         return compare_saved(Path(args.compare), Path(args.class_results), args.depths)
     class_eq = load_equity_table(args.table).equity
     combo_eq = load_combo_table(args.combo_table).equity
+    if args.headsup_only:
+        for depth in args.depths:
+            headsup_reduction(PushFoldGame(4, depth, args.fees, args.ante), combo_eq, class_eq,
+                              ComboSettings(deals=args.deals, max_sweeps=args.max_sweeps, seed=args.seed))
+        return None
     print(f"deals {args.deals}, max sweeps {args.max_sweeps}, fees {args.fees}, ante {args.ante}, seed {args.seed}")
     for depth in args.depths:
         game = PushFoldGame(4, depth, args.fees, args.ante)
@@ -130,23 +161,7 @@ def main() -> None:
                 print(f"    {INFOSETS[k] or '-':<4} {describe(INFOSETS[k]):<34} class solver {a:6.2f}  independent law {b:6.2f}"
                       f"  class max {mx:5.1f}  mean {mean:5.2f}")
             del indep_game
-        # (b) the heads-up reduction
-        frozen = np.zeros(len(INFOSETS), bool)
-        frozen[[INFOSET_INDEX[""], INFOSET_INDEX["F"]]] = True
-        warm = np.full((len(INFOSETS), cards.N_CLASSES), 0.5)
-        warm[frozen] = 0.0
-        hu_sol, seconds = timed_solve(game, combo_eq, settings, "joint", warm=warm, frozen=frozen)
-        hu_game = PushFoldGame(2, depth, args.fees, args.ante)
-        exact = solve_headsup_combos(hu_game, ComboDeal.full_deck(combo_eq))
-        classes = solve_headsup(hu_game, class_eq, tolerance_bb=1e-6)
-        print(f"\n(b) CO and BTN fold ({seconds:.0f} s; SB/BB exploitability on the independent sample "
-              f"{hu_sol.measured.exploitability_per_seat['SB']:.5f} / {hu_sol.measured.exploitability_per_seat['BB']:.5f} bb)")
-        for label, k, exact_class, exact_share, class_share in (
-                ("SB shove", INFOSET_INDEX["FF"], exact.sb_shove_class, exact.sb_shove_share, classes.sb_shove_share),
-                ("BB call", INFOSET_INDEX["FFA"], exact.bb_call_class, exact.bb_call_share, classes.bb_call_share)):
-            mx, mean = class_changes(hu_sol.strategy[k], exact_class)
-            print(f"    {label}: sample game {100 * hu_sol.shares[k]:.2f}%, headsup_combos {100 * exact_share:.2f}%, "
-                  f"class game {100 * class_share:.2f}%; per class vs headsup_combos: max {mx:.1f} pp, mean {mean:.2f} pp")
+        headsup_reduction(game, combo_eq, class_eq, settings)
         print(f"peak memory: {peak_mb():.0f} MB", flush=True)
 
 
