@@ -164,4 +164,9 @@ def check_config(config: dict[str, Any]) -> None:
                              f"pushfold.fees (defined: {sorted(pushfold.get('fees', {}))})")
         for i, depth in enumerate(section.get("depths", [])):
             _depth(depth, f"pushfold.{mode}.depths[{i}]")
+    if "fourmax" in pushfold:
+        from pokerlab.pushfold.io import fourmax_combo_settings, fourmax_hands
+
+        fourmax_hands(pushfold)
+        fourmax_combo_settings(pushfold)
     _files(config)

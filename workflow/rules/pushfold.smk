@@ -1,5 +1,8 @@
 # Independent push/fold solver: heads-up exact at every configured depth (in `all`), 4-max by
-# Monte Carlo (minutes per depth, so only through its own target: snakemake pushfold_fourmax).
+# Monte Carlo (minutes per depth, so only through its own target: snakemake pushfold_fourmax, which
+# builds results/pushfold/4max/ or, with pushfold.fourmax.hands: combos, results/pushfold/4max_combos/).
+
+from pokerlab.pushfold.io import FOURMAX_DIRS, fourmax_hands
 
 
 def pushfold_headsup_paths():
@@ -118,6 +121,34 @@ rule pushfold:
         pushfold_headsup_paths(),
 
 
+# With card removal (pushfold.fourmax.hands: combos): the sample game of joint deals, from the 1,326 table;
+# its own folder, so the class mode's results stay as they are.
+rule pushfold_fourmax_combos_spot:
+    input:
+        combos="results/equity/equity_1326.npz",
+    output:
+        json="results/pushfold/4max_combos/{depth}bb.json",
+        png=directory("results/pushfold/4max_combos/{depth}bb_png"),
+    params:
+        section=config["pushfold"],
+        seats=4,
+        png="results/pushfold/4max_combos/{depth}bb_png",
+        checkpoint=None,
+    wildcard_constraints:
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    log:
+        "logs/pushfold/4max_combos_{depth}bb.log",
+    benchmark:
+        "logs/benchmarks/pushfold/4max_combos_{depth}bb.tsv"
+    script:
+        "../scripts/pushfold.py"
+
+
 rule pushfold_fourmax:
     input:
-        [f"results/pushfold/4max/{depth_label(d)}bb.json" for d in config["pushfold"]["fourmax"]["depths"]],
+        [f"results/pushfold/{FOURMAX_DIRS[fourmax_hands(config['pushfold'])]}/{depth_label(d)}bb.json"
+         for d in config["pushfold"]["fourmax"]["depths"]],

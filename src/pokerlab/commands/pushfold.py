@@ -34,6 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     fm.add_argument("--seed", type=int, default=20260801)
     fm.add_argument("--checkpoint", default=None, help="resumable state file")
     fm.add_argument("--warm", default=None, help="warm start from an earlier 4-max result JSON")
+    fm.add_argument("--hands", choices=("classes", "combos"), default="classes",
+                    help="classes (independent classes, Monte Carlo multiway estimates) or combos (card removal: "
+                         "a sample game of joint deals from --combo-table)")
+    fm.add_argument("--combo-table", default="results/equity/equity_1326.npz", help="1,326 x 1,326 equity table (--hands combos)")
+    fm.add_argument("--deals", type=int, default=4_000_000, help="joint deals of the sample game (--hands combos)")
+    fm.add_argument("--max-sweeps", type=int, default=150, help="sweeps at most (--hands combos)")
     parser.set_defaults(func=_run)
 
 
@@ -53,6 +59,8 @@ def _run(args: argparse.Namespace) -> int:
     check_outputs(out=args.out)
     if game.seats == 2:
         return _headsup(args, game, io)
+    if args.hands == "combos":
+        return _fourmax_combos(args, game, io)
     settings = Settings(schedule=_schedule(args.schedule), final_samples=args.final_samples, seed=args.seed)
     out = args.out or io.fourmax_result_path(game.depth_bb)
 
@@ -62,12 +70,36 @@ def _run(args: argparse.Namespace) -> int:
     sol = io.write_fourmax(game, settings, args.table, out, png_dir=args.png, checkpoint=args.checkpoint,
                            warm_path=args.warm, progress=progress)
     print(file=sys.stderr)
-    print(f"4-max {game.depth_bb:g}bb, fees {game.fees.name}: {out}")
-    for k, history in enumerate(INFOSETS):
-        print(f"  {history or '-':<4} {describe(history):<36} {100 * sol.shares[k]:6.2f}%  reach {sol.reach[k]:.4f}")
+    _print_fourmax(game, out, sol.shares, sol.reach)
     for m in sol.measurements:
         print(f"  exploitability at {m['samples']} samples per estimate: {m['exploitability_bb']:.5f} bb "
               f"({', '.join(f'{s} {v:.5f}' for s, v in m['per_seat'].items())})")
+    return 0
+
+
+def _print_fourmax(game: PushFoldGame, out: str, shares, reach) -> None:
+    print(f"4-max {game.depth_bb:g}bb, fees {game.fees.name}: {out}")
+    for k, history in enumerate(INFOSETS):
+        print(f"  {history or '-':<4} {describe(history):<36} {100 * shares[k]:6.2f}%  reach {reach[k]:.4f}")
+
+
+def _fourmax_combos(args: argparse.Namespace, game: PushFoldGame, io) -> int:
+    from pokerlab.pushfold.fourmax_combos import ComboSettings
+
+    settings = ComboSettings(deals=args.deals, max_sweeps=args.max_sweeps, seed=args.seed)
+    out = args.out or io.fourmax_result_path(game.depth_bb, "combos")
+
+    def progress(sweep: int, figure: float) -> None:
+        print(f"\rsweep {sweep}/{settings.max_sweeps}  exploitability in the sample game {figure:.6f} bb", end="",
+              file=sys.stderr, flush=True)
+
+    sol = io.write_fourmax_combos(game, settings, args.combo_table, out, png_dir=args.png, warm_path=args.warm,
+                                  progress=progress)
+    print(file=sys.stderr)
+    _print_fourmax(game, out, sol.shares, sol.measured.set_reach)
+    for name, ev in (("the sample game", sol.solving), ("an independent sample", sol.measured)):
+        print(f"  exploitability in {name} ({settings.deals} deals): {ev.exploitability_bb:.5f} bb "
+              f"({', '.join(f'{s} {v:.5f}' for s, v in ev.exploitability_per_seat.items())})")
     return 0
 
 

@@ -18,6 +18,7 @@ from pokerlab.equity import load_equity_table
 from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.pushfold.fees import PushFoldGame, fee_model_from_table, fold_baselines
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, FourMaxSolution, Settings, describe, solve_fourmax
+from pokerlab.pushfold.fourmax_combos import ComboSettings, FourMaxComboSolution, solve_fourmax_combos
 from pokerlab.pushfold.headsup import HeadsUpPayoffs, HeadsUpSolution, solve_headsup
 from pokerlab.pushfold.headsup_combos import (ComboDeal, HeadsUpComboSolution, evaluate_combo_profile,
                                              solve_headsup_combos)
@@ -101,30 +102,59 @@ def headsup_combos_document(sol: HeadsUpComboSolution, class_sol: HeadsUpSolutio
     }
 
 
-def fourmax_document(sol: FourMaxSolution) -> dict[str, Any]:
-    """The JSON of a 4-max solve, keyed by information set (the action string before the seat)."""
+def _fourmax_infosets(strategy: np.ndarray, reach: np.ndarray, shares: np.ndarray) -> dict[str, Any]:
     infosets = {}
-    shares = sol.shares
     for k, history in enumerate(INFOSETS):
         infosets[history] = {
             "seat": POSITIONS[len(history)],
             "label": describe(history),
             "action": "shove" if "A" not in history else "call",
-            "reach": _fig(sol.reach[k]),
+            "reach": _fig(reach[k]),
             "share": _fig(shares[k]),
-            "frequency": _freq(sol.strategy[k]),
+            "frequency": _freq(strategy[k]),
         }
+    return infosets
+
+
+def fourmax_document(sol: FourMaxSolution) -> dict[str, Any]:
+    """The JSON of a 4-max solve, keyed by information set (the action string before the seat)."""
     s = sol.settings
     return {
         "game": _game_doc(sol.game),
         "fee_preset": sol.game.fees.name,
-        "infosets": infosets,
+        "infosets": _fourmax_infosets(sol.strategy, sol.reach, sol.shares),
         "seat_ev_bb": {k: _fig(v) for k, v in sol.seat_ev.items()},
         "exploitability": [{"samples": m["samples"], "exploitability_bb": _fig(m["exploitability_bb"]),
                             "per_seat": {k: _fig(v) for k, v in m["per_seat"].items()}} for m in sol.measurements],
         "settings": {"schedule": [list(stage) for stage in s.schedule], "final_samples": s.final_samples, "seed": s.seed,
                      "initial_step": s.initial_step, "power": s.power},
         "sweep_history": [[int(a), int(b), _fig(c)] for a, b, c in sol.history],
+        "code_version": __version__,
+    }
+
+
+def fourmax_combos_document(sol: FourMaxComboSolution) -> dict[str, Any]:
+    """The JSON of a 4-max solve with card removal: the class mode's layout (``infosets``, read by
+    :func:`load_fourmax_strategy`), ``hands: combos``, and the exploitability in the sample game
+    it was solved in and on an independent sample of as many deals."""
+    s = sol.settings
+
+    def measurement(sample: str, seed: int, ev) -> dict[str, Any]:
+        return {"sample": sample, "deals": s.deals, "seed": seed, "exploitability_bb": _fig(ev.exploitability_bb),
+                "per_seat": {k: _fig(v) for k, v in ev.exploitability_per_seat.items()}}
+
+    return {
+        "game": _game_doc(sol.game),
+        "fee_preset": sol.game.fees.name,
+        "hands": "combos",
+        "infosets": _fourmax_infosets(sol.strategy, sol.measured.set_reach, sol.shares),
+        "seat_ev_bb": {k: _fig(v) for k, v in sol.measured.seat_ev.items()},
+        "exploitability": [measurement("solving", s.seed, sol.solving), measurement("independent", s.measuring_seed, sol.measured)],
+        "settings": {"deals": s.deals, "max_sweeps": s.max_sweeps, "tolerance_bb": s.tolerance_bb, "seed": s.seed,
+                     "initial_step": s.initial_step, "power": s.power},
+        "sweep_history": [[int(a), _fig(b)] for a, b in sol.history],
+        "algorithm": "damped best response in the sample game of joint deals (card removal between all four seats), "
+                     "per-class steps decaying on best-response reversals",
         "code_version": __version__,
     }
 
@@ -203,9 +233,21 @@ def write_headsup_combos_summary(json_paths: list, csv_path: str | os.PathLike, 
                     reference=HRC_HEADSUP_SHARES if comparable else None)
 
 
-def fourmax_result_path(depth_bb: float) -> str:
-    """``results/pushfold/4max/{depth}bb.json``: where the workflow keeps a 4-max solve of ``depth_bb``."""
-    return f"results/pushfold/4max/{depth_bb:g}bb.json"
+FOURMAX_DIRS = {"classes": "4max", "combos": "4max_combos"}
+"""Folder under results/pushfold/ of each ``pushfold.fourmax.hands`` mode (never the same)."""
+
+
+def fourmax_result_path(depth_bb: float, hands: str = "classes") -> str:
+    """Where the workflow keeps a 4-max solve of ``depth_bb``: ``results/pushfold/4max/{depth}bb.json``,
+    or ``results/pushfold/4max_combos/`` for a solve with card removal (``hands="combos"``)."""
+    return f"results/pushfold/{FOURMAX_DIRS[hands]}/{depth_bb:g}bb.json"
+
+
+def _fourmax_heatmaps(game: PushFoldGame, strategy: np.ndarray, png_dir, tag: str = "") -> None:
+    """One PNG per information set in ``png_dir``, named by the information set (``open`` for the CO's)."""
+    for history in INFOSETS:
+        range_heatmap(strategy[INFOSET_INDEX[history]], f"4-max {game.depth_bb:g}bb{tag}, fees {game.fees.name}: {describe(history)}",
+                      Path(png_dir) / f"{history or 'open'}.png")
 
 
 def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.PathLike, json_path: str | os.PathLike,
@@ -218,17 +260,54 @@ def write_fourmax(game: PushFoldGame, settings: Settings, table_path: str | os.P
     sol = solve_fourmax(game, table.equity, settings, warm=warm, checkpoint=checkpoint, progress=progress)
     write_json_atomic(json_path, fourmax_document(sol))
     if png_dir is not None:
-        for history in INFOSETS:
-            range_heatmap(sol.strategy[INFOSET_INDEX[history]], f"4-max {game.depth_bb:g}bb, fees {game.fees.name}: {describe(history)}",
-                          Path(png_dir) / f"{history or 'open'}.png")
+        _fourmax_heatmaps(game, sol.strategy, png_dir)
     return sol
+
+
+def write_fourmax_combos(game: PushFoldGame, settings: ComboSettings, combo_table_path: str | os.PathLike,
+                         json_path: str | os.PathLike, png_dir: str | os.PathLike | None = None,
+                         warm_path: str | os.PathLike | None = None, progress=None) -> FourMaxComboSolution:
+    """Solve a 4-max spot with card removal from the combo table and write its JSON (and, with
+    ``png_dir``, one PNG per information set as :func:`write_fourmax` draws them)."""
+    from pokerlab.equity_combos import load_combo_table
+
+    warm = load_fourmax_strategy(warm_path) if warm_path is not None else None
+    equity = load_combo_table(combo_table_path).equity
+    sol = solve_fourmax_combos(game, equity, settings, warm=warm, progress=progress)
+    write_json_atomic(json_path, fourmax_combos_document(sol))
+    if png_dir is not None:
+        _fourmax_heatmaps(game, sol.strategy, png_dir, ", card removal")
+    return sol
+
+
+def fourmax_hands(section: dict) -> str:
+    """``pushfold.fourmax.hands`` of a config section (``classes`` when absent); ``ValueError`` naming the key."""
+    hands = section["fourmax"].get("hands", "classes")
+    if hands not in FOURMAX_DIRS:
+        raise ValueError(f"config pushfold.fourmax.hands: {hands!r} is not one of {sorted(FOURMAX_DIRS)}")
+    return hands
+
+
+def fourmax_combo_settings(section: dict) -> ComboSettings:
+    """The :class:`ComboSettings` of ``pushfold.fourmax.combos`` (defaults where a key is absent)
+    and ``pushfold.fourmax.seed``; ``ValueError`` naming the key."""
+    cfg = section["fourmax"]
+    combos = cfg.get("combos", {})
+    unknown = set(combos) - {"deals", "max_sweeps", "tolerance_bb"}
+    if unknown:
+        raise ValueError(f"config pushfold.fourmax.combos: unknown key(s) {sorted(unknown)}")
+    try:
+        return ComboSettings(**combos, seed=cfg["seed"])
+    except ValueError as exc:
+        raise ValueError(f"config pushfold.fourmax.combos: {exc}") from None
 
 
 def write_spot_from_config(section: dict, seats: int, depth: float, table_path, json_path, png, checkpoint=None,
                            combo_table_path=None):
     """One push/fold spot as configured by the ``pushfold`` config section (the workflow's
     entry point): heads-up with ``png`` a path prefix (with card removal, as configured by
-    ``headsup_combos``, when ``combo_table_path`` is given), 4-max with ``png`` a folder."""
+    ``headsup_combos``, when ``combo_table_path`` is given), 4-max with ``png`` a folder (with
+    card removal, as configured by ``fourmax.combos``, when ``combo_table_path`` is given)."""
     if seats == 2 and combo_table_path is not None:
         cfg = section["headsup_combos"]
         game = PushFoldGame(2, depth, fee_model_from_table(section["fees"], cfg["fees"]), cfg["ante_bb"])
@@ -240,7 +319,9 @@ def write_spot_from_config(section: dict, seats: int, depth: float, table_path, 
         return write_headsup(game, table_path, json_path, png_prefix=png, tolerance_bb=cfg["tolerance_bb"])
     cfg = section["fourmax"]
     game = PushFoldGame(seats, depth, fee_model_from_table(section["fees"], cfg["fees"]))
+    Path(png).mkdir(parents=True, exist_ok=True)
+    if combo_table_path is not None:
+        return write_fourmax_combos(game, fourmax_combo_settings(section), combo_table_path, json_path, png_dir=png)
     settings = Settings(schedule=tuple(tuple(stage) for stage in cfg["schedule"]), final_samples=cfg["final_samples"],
                         seed=cfg["seed"])
-    Path(png).mkdir(parents=True, exist_ok=True)
     return write_fourmax(game, settings, table_path, json_path, png_dir=png, checkpoint=checkpoint)

@@ -55,6 +55,48 @@ def _draw_class(state, cumulative):
     return state, lo
 
 
+@njit(cache=True, inline="always")
+def deal_class_tuple(state, cumulative, class_combos, class_count, combo_bits, classes, holes):
+    """Deal one hand per row of ``cumulative``: its class from the row, then the combos given the
+    classes uniformly among the tuples sharing no card (the classes redrawn after
+    ``COMBO_ATTEMPTS`` failed tries). Fills ``classes`` and ``holes`` (packed cards); returns
+    ``(state, packed cards used, dealt)``, ``dealt`` false after ``MAX_ATTEMPTS`` tries."""
+    attempts = 0
+    while True:
+        if attempts % COMBO_ATTEMPTS == 0:  # (re)draw the classes: some tuples cannot be dealt
+            for j in range(cumulative.shape[0]):
+                state, classes[j] = _draw_class(state, cumulative[j])
+        attempts += 1
+        if attempts > MAX_ATTEMPTS:
+            return state, np.int64(0), False
+        used = np.int64(0)
+        ok = True
+        for j in range(cumulative.shape[0]):
+            state, i = below(state, class_count[classes[j]])
+            holes[j] = combo_bits[class_combos[classes[j], i]]
+            if used & holes[j]:
+                ok = False
+                break
+            used |= holes[j]
+        if ok:
+            return state, used, True
+
+
+@njit(cache=True, inline="always")
+def deal_board(state, used, card_bits):
+    """Five cards not in ``used`` (packed), uniformly; returns ``(state, board, used | board)``."""
+    board = np.int64(0)
+    dealt = 0
+    while dealt < 5:
+        state, c = below(state, 52)
+        bit = card_bits[c]
+        if not used & bit:
+            used |= bit
+            board |= bit
+            dealt += 1
+    return state, board, used
+
+
 @njit(cache=True)
 def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_count, card_bits,
                    share_sum, combo_count):
@@ -65,34 +107,10 @@ def _shares_kernel(cumulative, draws, seed, combo_bits, class_combos, class_coun
     opp_bits = np.empty(n_opp, dtype=np.int64)
     live_combos = np.empty(12, dtype=np.int64)
     for _ in range(draws):
-        ok = False
-        attempts = 0
-        while not ok:
-            if attempts % COMBO_ATTEMPTS == 0:  # (re)draw the classes: some tuples cannot be dealt
-                for j in range(n_opp):
-                    state, opp_class[j] = _draw_class(state, cumulative[j])
-            attempts += 1
-            if attempts > MAX_ATTEMPTS:
-                return False
-            # combos given the classes, uniform among those sharing no card
-            used = np.int64(0)
-            ok = True
-            for j in range(n_opp):
-                state, i = below(state, class_count[opp_class[j]])
-                opp_bits[j] = combo_bits[class_combos[opp_class[j], i]]
-                if used & opp_bits[j]:
-                    ok = False
-                    break
-                used |= opp_bits[j]
-        board = np.int64(0)
-        dealt = 0
-        while dealt < 5:
-            state, c = below(state, 52)
-            bit = card_bits[c]
-            if not used & bit:
-                used |= bit
-                board |= bit
-                dealt += 1
+        state, used, dealt = deal_class_tuple(state, cumulative, class_combos, class_count, combo_bits, opp_class, opp_bits)
+        if not dealt:
+            return False
+        state, board, used = deal_board(state, used, card_bits)
         best = -1
         n_best = 0
         for j in range(n_opp):
