@@ -60,24 +60,26 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
     # A parallel loop takes arrays and scalars from outside, not tuples holding arrays (Numba):
     # take the named tuples apart here and build them again inside.
     tree, deals, root_deals, (oop, ip) = game
-    kind, actor, board_len, invest, first_child, n_children, state_offset, pot = tree
+    kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot = tree
     root_mask, board_index, slot, iso_card, iso_id, runout_index = deals
     chance_index, chance_nodes, jobs, job_of = root_deals
     cards_0, same_0, tables_0, n_valid_0, images_0, runouts_0 = oop
     cards_1, same_1, tables_1, n_valid_1, images_1, runouts_1 = ip
-    (regrets_0, regrets_1), (sums_0, sums_1) = state
+    (regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1), (sum_scales_0, sum_scales_1) = state
     arriving_opp, arriving_own, job_values = buffers
     traverser, mode, quantity, deal_pass, (positive, negative, average) = spec
     depth, max_actions = limits
     for worker in prange(n_workers):  # static schedule: one per thread
         game_j = GameArrays(
-            TreeArrays(kind, actor, board_len, invest, first_child, n_children, state_offset, pot),
+            TreeArrays(kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot),
             DealArrays(root_mask, board_index, slot, iso_card, iso_id, runout_index),
             RootDeals(chance_index, chance_nodes, jobs, job_of),
             (PlayerArrays(cards_0, same_0, tables_0, n_valid_0, images_0, runouts_0),
              PlayerArrays(cards_1, same_1, tables_1, n_valid_1, images_1, runouts_1)),
         )
-        run_jobs(worker, game_j, SolverState((regrets_0, regrets_1), (sums_0, sums_1)),
+        state_j = SolverState((regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1),
+                              (sum_scales_0, sum_scales_1))
+        run_jobs(worker, game_j, state_j,
                  WalkSpec(traverser, mode, quantity, deal_pass, (positive, negative, average)),
                  PassBuffers(arriving_opp, arriving_own, job_values), (depth, max_actions), next_job, ticks)
 

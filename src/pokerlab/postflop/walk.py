@@ -32,7 +32,7 @@ from numba import njit, types
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-from pokerlab.postflop.dcfr import discount_and_add, regret_matching
+from pokerlab.postflop.dcfr import regret_matching, update_node
 from pokerlab.postflop.runouts import showdown_values
 from pokerlab.postflop.showdown import compatible_mass, showdown_accumulate
 from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN
@@ -149,7 +149,7 @@ def walk(game, state, spec, start, buffers, workspace):
     traverser, mode, quantity, deal_pass, discount = spec
     # every array the loop reads is taken out of the named tuples here, once per walk: Numba
     # counts a reference each time one is taken out
-    kind, actor, board_len, invest, first_child, n_children, state_offset, pot = game.tree
+    kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot = game.tree
     deals = game.deals
     root_mask, board_index, slot, iso_card, iso_id = (deals.root_mask, deals.board_index, deals.slot, deals.iso_card,
                                                       deals.iso_id)
@@ -158,7 +158,7 @@ def walk(game, state, spec, start, buffers, workspace):
     own_cards, opp_cards, same_combo, own_images = own.cards, opp.cards, own.same_combo, own.suit_images
     own_tables, opp_tables = own.showdown_tables, opp.showdown_tables
     own_valid, opp_valid = own.showdown_n_valid, opp.showdown_n_valid
-    regrets, strategy_sums = state
+    regrets, strategy_sums, regret_scales, sum_scales = state
     arriving_opp_reach, arriving_own_reach, job_values = buffers
     n_own, n_opp = own_cards.shape[0], opp_cards.shape[0]
     opp_reach, own_reach, values, action_values, strategy, card_acc, frames, dealt_values = workspace
@@ -245,8 +245,11 @@ def walk(game, state, spec, start, buffers, workspace):
                 n_hands = n_own if player == traverser else n_opp
                 block = state_offset[node] + slot[d1 + 1, d2 + 1] * n_actions * n_hands
                 frame_block[level] = block
-                table = regrets[player] if mode == Mode.TRAIN or mode == Mode.CURRENT else strategy_sums[player]
-                regret_matching(table, block, n_actions, n_hands, strategy[level])
+                # two calls, not one on a chosen table: compressed, the two tables' types differ
+                if mode == Mode.TRAIN or mode == Mode.CURRENT:
+                    regret_matching(regrets[player], block, n_actions, n_hands, strategy[level])
+                else:
+                    regret_matching(strategy_sums[player], block, n_actions, n_hands, strategy[level])
         else:  # a child has returned its values in values[level + 1]
             if k == DECISION:
                 if actor[node] == traverser:
@@ -322,7 +325,9 @@ def walk(game, state, spec, start, buffers, workspace):
                     for h in range(n_own):
                         value[h] += strategy[level, a, h] * action_values[level, a, h]
                 if mode == Mode.TRAIN:
-                    discount_and_add(regrets[traverser], strategy_sums[traverser], frame_block[level], n_actions,
-                                     n_own, action_values[level], value, own_reach[level], strategy[level], discount)
+                    update_node(regrets[traverser], strategy_sums[traverser], regret_scales[traverser],
+                                sum_scales[traverser], block_offset[node] + slot[d1 + 1, d2 + 1], frame_block[level],
+                                n_actions, n_own, action_values[level], value, own_reach[level], strategy[level],
+                                discount)
         level -= 1
     return values[0]
