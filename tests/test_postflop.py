@@ -479,3 +479,65 @@ def test_combo_ids_of_results_are_ours():
     result = solve_spot(reference_spot("QsJh2h8d3c", 0.67), target_pct_pot=1.0)
     assert set(result.players["oop"].combos) <= set(COMBO_IDS)
     assert "QhQc" in result.players["oop"].combos and "QcQh" not in result.players["oop"].combos
+
+
+# --- public chance sampling -----------------------------------------------------------------
+
+
+def test_sampling_every_card_is_the_full_walk():
+    # sampling all 48 (turn root) cards weighs each by 48/48: the same arithmetic as the full walk
+    spot = reference_spot("QsJh2h8s", 1.0)
+    full, sampled = PostflopSolver(spot), PostflopSolver(spot, sampled_cards=52, seed=7)
+    full.run(15)
+    sampled.run(15)
+    assert all(np.array_equal(a, b) for a, b in zip(full.state().values(), sampled.state().values()))
+
+
+def test_sampled_walk_values_are_unbiased():
+    # a training walk's root values are an estimate of the full walk's on the current
+    # strategies (Mode.CURRENT): their mean over many samples must match within its noise
+    from pokerlab.postflop.passes import iterate
+
+    spot = reference_spot("QsJh2h8d", 1.0)
+    solver = PostflopSolver(spot)
+    solver.run(20)
+    saved = solver.state()
+    exact = solver.root_values(1, Mode.CURRENT) - 0.5 * spot.pot * solver._compat[1]  # the walk's net values
+    samples = []
+    for seed in range(400):
+        values = iterate(solver._plain_game, solver._plain_state, solver.weights, np.ones((1, 3)), int(Mode.TRAIN),
+                         int(Quantity.VALUE), np.array([1]), solver._limits, 1, solver.ticks, (2, seed, 21))
+        samples.append(values)
+        solver.load_state(saved)  # the walk trained: undo it
+    samples = np.array(samples)
+    error = np.abs(samples.mean(axis=0) - exact)
+    noise = samples.std(axis=0) / np.sqrt(len(samples))
+    assert np.all(error <= 4.5 * noise + 1e-9)
+    assert noise.max() > 0  # two river cards of 44 per walk: the samples do differ
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 Numba threads")
+def test_sampling_gives_the_same_bytes_on_any_thread_count():
+    spot = reference_spot("QsJh2h", 1.0)
+    states = []
+    for threads in (1, 2):
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            solver = PostflopSolver(spot, sampled_cards=3, seed=11)
+            solver.run(10)
+        finally:
+            numba.set_num_threads(previous)
+        states.append(b"".join(a.tobytes() for a in solver.state().values()))
+    assert states[0] == states[1]
+
+
+def test_sampled_solve_approaches_the_full_solve():
+    spot = reference_spot("QsJh2h8d", 1.0)
+    full = solve_spot(spot, 0.05)
+    solver = PostflopSolver(spot, sampled_cards=4, seed=3)
+    solver.run(3000)
+    assert 100 * solver.exploitability() / spot.pot < 2.0
+    for name, p in (("oop", 0), ("ip", 1)):
+        range_ev = float(solver.weights[p] @ solver.root_values(p)) / solver.pair_mass
+        assert range_ev == pytest.approx(full.players[name].range_ev, abs=0.5)

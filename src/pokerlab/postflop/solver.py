@@ -100,13 +100,18 @@ def game_arrays(spot: PostflopSpot, tree: PublicTree, hands: tuple[np.ndarray, .
 class PostflopSolver:
     """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring.
     ``compression``: store regrets and strategy sums in 16 bits (see :mod:`.arrays`), halving
-    the state's memory."""
+    the state's memory. ``sampled_cards``: train on that many cards per chance node, sampled
+    with ``seed`` (public chance sampling, see :mod:`.sampling`); 0 (the default) deals every
+    card."""
 
     def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0, isomorphism: bool = True,
-                 dcfr: DcfrParams = DCFR, compression: bool = False):
+                 dcfr: DcfrParams = DCFR, compression: bool = False, sampled_cards: int = 0, seed: int = 0):
+        if sampled_cards < 0 or not 0 <= seed < 2**63:
+            raise ValueError(f"sampled_cards must be >= 0 (got {sampled_cards}) and seed in [0, 2^63) (got {seed})")
         self.spot = spot
         self.dcfr = dcfr
         self.compression = compression
+        self.sampled_cards, self.seed = int(sampled_cards), int(seed)
         self.tree: PublicTree = build_tree(spot)
         ranges = spot.ranges
         self.hands = tuple(np.flatnonzero(r > 0) for r in ranges)  # combo indices per player
@@ -181,7 +186,8 @@ class PostflopSolver:
         start = time.perf_counter()
         discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
         iterate(self._plain_game, self._plain_state, self.weights, discounts, int(Mode.TRAIN), int(Quantity.VALUE),
-                np.array([0, 1]), self._limits, numba.get_num_threads(), self.ticks)
+                np.array([0, 1]), self._limits, numba.get_num_threads(), self.ticks,
+                (self.sampled_cards, self.seed, self.iterations + 1))
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
         self.phase_seconds["train"] += time.perf_counter() - start
@@ -195,7 +201,7 @@ class PostflopSolver:
         if mode == Mode.TRAIN:
             raise ValueError("root_values: Mode.TRAIN would change the state; use run()")
         values = iterate(self._plain_game, self._plain_state, self.weights, np.ones((1, 3)), int(mode), int(quantity),
-                         np.array([player]), self._limits, numba.get_num_threads(), self.ticks)
+                         np.array([player]), self._limits, numba.get_num_threads(), self.ticks, (0, 0, 0))
         if quantity == Quantity.VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]
         return values

@@ -34,6 +34,7 @@ from numba.extending import overload
 
 from pokerlab.postflop.dcfr import regret_matching, update_node
 from pokerlab.postflop.runouts import showdown_values
+from pokerlab.postflop.sampling import sample_deal
 from pokerlab.postflop.showdown import compatible_mass, showdown_accumulate
 from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
@@ -77,6 +78,8 @@ class WalkSpec(NamedTuple):
     quantity: Quantity
     deal_pass: DealPass
     discount: tuple[float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
+    sampled_cards: int  # Mode.TRAIN: cards dealt per chance node (0: every card; see sampling)
+    sample_key: np.uint64  # the walk's key for sampling.sample_deal
 
 
 class WalkStart(NamedTuple):
@@ -146,7 +149,8 @@ def walk(game, state, spec, start, buffers, workspace):
     require_member(spec.mode, Mode)
     require_member(spec.quantity, Quantity)
     require_member(spec.deal_pass, DealPass)
-    traverser, mode, quantity, deal_pass, discount = spec
+    traverser, mode, quantity, deal_pass, discount, sampled_cards, sample_key = spec
+    sampling = mode == Mode.TRAIN and sampled_cards > 0
     # every array the loop reads is taken out of the named tuples here, once per walk: Numba
     # counts a reference each time one is taken out
     kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot = game.tree
@@ -161,7 +165,8 @@ def walk(game, state, spec, start, buffers, workspace):
     regrets, strategy_sums, regret_scales, sum_scales = state
     arriving_opp_reach, arriving_own_reach, job_values = buffers
     n_own, n_opp = own_cards.shape[0], opp_cards.shape[0]
-    opp_reach, own_reach, values, action_values, strategy, card_acc, frames, dealt_values = workspace
+    (opp_reach, own_reach, values, action_values, strategy, card_acc, frames, dealt_values, deal_weight, sampled,
+     walked) = workspace
     frame_node, frame_step, frame_first, frame_second = frames[0], frames[1], frames[2], frames[3]
     frame_card, frame_block = frames[4], frames[5]  # the card being dealt; the decision's state block
     opp_reach[0] = start.opp_reach
@@ -223,12 +228,17 @@ def walk(game, state, spec, start, buffers, workspace):
                                     opp_reach[level], values[level], card_acc)
                 level -= 1
                 continue
+            if k == CHANCE:
+                deal_weight[level] = 1.0 / (52 - board_len[node] - 4)  # each card's probability
+                if sampling:
+                    deal_weight[level] *= sample_deal(sampled[level], walked[level], sample_key, node, d1, d2,
+                                                      root_mask, iso_card[d1 + 1], sampled_cards)
             if k == CHANCE and deal_pass == DealPass.REPLAY:
                 # the root street's deal: its subtrees were walked as jobs; sum them in card order
                 chance = chance_index[node]
-                w = 1.0 / (52 - board_len[node] - 4)
+                w = deal_weight[level]
                 for c in range(52):
-                    if root_mask[c]:
+                    if root_mask[c] or (sampling and not sampled[level, c]):
                         continue
                     canon = iso_card[0, c]
                     job = job_values[job_of[chance, canon]]
@@ -260,19 +270,26 @@ def walk(game, state, spec, start, buffers, workspace):
             else:
                 c = frame_card[level]
                 dealt_values[level, c] = values[level + 1]
-                w = 1.0 / (52 - board_len[node] - 4)
-                for h in range(n_own):
-                    if own_cards[h, 0] != c and own_cards[h, 1] != c:
-                        values[level, h] += w * values[level + 1, h]
+                if not sampling or sampled[level, c]:
+                    w = deal_weight[level]
+                    for h in range(n_own):
+                        if own_cards[h, 0] != c and own_cards[h, 1] != c:
+                            values[level, h] += w * values[level + 1, h]
         if k == CHANCE:
             # deal the next card not on the board; every card unseen by both hands is equally likely
-            w = 1.0 / (52 - board_len[node] - 4)
+            w = deal_weight[level]
             c = frame_card[level] + 1
             while c < 52:
                 if not (root_mask[c] or c == d1 or c == d2):
                     canon = iso_card[d1 + 1, c]
                     if canon == c:
-                        break
+                        if not sampling or walked[level, c]:
+                            break
+                        c += 1
+                        continue
+                    if sampling and not sampled[level, c]:
+                        c += 1
+                        continue
                     # suit-isomorphic to a card already dealt here: permute its values
                     image = own_images[iso_id[d1 + 1, c]]
                     for h in range(n_own):
