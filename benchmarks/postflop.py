@@ -71,7 +71,7 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int, co
         spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
                             Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
     warm = PostflopSolver(PostflopSpot(100.0, 200.0, tuple(parse_cards("QsJh2h8d3c")), spot.oop_range,
-                                       spot.ip_range, BetTree.uniform((50,), (100,), True)))
+                                       spot.ip_range, BetTree.uniform((50,), (100,), True)), compression=compression)
     load = time.perf_counter()
     warm.solve(1.0, 20, 10)  # compile / load the Numba code outside the timing
     warm.result()
