@@ -15,6 +15,7 @@ Compressed state (see :mod:`.arrays`): :func:`update_node` decodes a block, upda
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -94,32 +95,25 @@ def discount_and_add(regrets, strategy_sums, base, n_actions, n_hands, action_va
             strategy_sum[h] = strategy_sum[h] * average + reach[h] * strategy[a, h]
 
 
-@njit(cache=True, fastmath=True)
-def encode_signed(stored, base, values, n_actions, n_hands):
+@njit(cache=True, fastmath=True, inline="always")
+def encode_signed(stored, base, values, n_actions, n_hands, scale):
     """Store ``values[:n_actions, :n_hands]`` as int16 in ``stored[base:]`` (row by row),
-    ``round(value * 32767 / scale)`` rounded half away from zero; returns the scale, the
-    largest absolute value (0: all zero)."""
-    scale = 0.0
-    for a in range(n_actions):
-        for h in range(n_hands):
-            scale = max(scale, abs(values[a, h]))
+    ``round(value * 32767 / scale)`` rounded half away from zero, where ``scale`` is their
+    largest absolute value (0: all zero); returns the scale as stored (float32)."""
     encoder = REGRET_STEPS / scale if scale > 0.0 else 0.0
     for a in range(n_actions):
         row = stored[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
             x = values[a, h] * encoder
-            row[h] = np.int16(x + 0.5 if x >= 0.0 else x - 0.5)  # the conversion truncates toward zero
+            row[h] = np.int16(x + math.copysign(0.5, x))  # the conversion truncates toward zero
     return np.float32(scale)
 
 
-@njit(cache=True, fastmath=True)
-def encode_unsigned(stored, base, values, n_actions, n_hands):
+@njit(cache=True, fastmath=True, inline="always")
+def encode_unsigned(stored, base, values, n_actions, n_hands, scale):
     """Store the non-negative ``values[:n_actions, :n_hands]`` as uint16 in ``stored[base:]``,
-    ``round(value * 65535 / scale)``; returns the scale, the largest value (0: all zero)."""
-    scale = 0.0
-    for a in range(n_actions):
-        for h in range(n_hands):
-            scale = max(scale, values[a, h])
+    ``round(value * 65535 / scale)``, where ``scale`` is their largest value (0: all zero);
+    returns the scale as stored (float32)."""
     encoder = SUM_STEPS / scale if scale > 0.0 else 0.0
     for a in range(n_actions):
         row = stored[base + a * n_hands:base + (a + 1) * n_hands]
@@ -138,16 +132,18 @@ def discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scale
     scale = np.float64(regret_scales[block])
     positive_decoder, negative_decoder = positive * scale / REGRET_STEPS, negative * scale / REGRET_STEPS
     sum_decoder = average * np.float64(sum_scales[block]) / SUM_STEPS
+    largest_regret, largest_sum = 0.0, 0.0
     for a in range(n_actions):
         regret = regrets[base + a * n_hands:base + (a + 1) * n_hands]
         strategy_sum = strategy_sums[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
             r = np.float64(regret[h])
-            action_values[a, h] = r * (positive_decoder if r > 0.0 else negative_decoder) + (
-                action_values[a, h] - node_values[h])
-            strategy[a, h] = np.float64(strategy_sum[h]) * sum_decoder + reach[h] * strategy[a, h]
-    regret_scales[block] = encode_signed(regrets, base, action_values, n_actions, n_hands)
-    sum_scales[block] = encode_unsigned(strategy_sums, base, strategy, n_actions, n_hands)
+            new_regret = r * (positive_decoder if r > 0.0 else negative_decoder) + (action_values[a, h] - node_values[h])
+            new_sum = np.float64(strategy_sum[h]) * sum_decoder + reach[h] * strategy[a, h]
+            action_values[a, h], strategy[a, h] = new_regret, new_sum
+            largest_regret, largest_sum = max(largest_regret, abs(new_regret)), max(largest_sum, new_sum)
+    regret_scales[block] = encode_signed(regrets, base, action_values, n_actions, n_hands, largest_regret)
+    sum_scales[block] = encode_unsigned(strategy_sums, base, strategy, n_actions, n_hands, largest_sum)
 
 
 def update_node(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands, action_values,
@@ -181,5 +177,6 @@ def encode_sum_blocks(stored, scales, values, block_sizes):
     base = 0
     for block in range(block_sizes.size):
         n = block_sizes[block]
-        scales[block] = encode_unsigned(stored, base, values[base:base + n].reshape(1, n), 1, n)
+        block_values = values[base:base + n]
+        scales[block] = encode_unsigned(stored, base, block_values.reshape(1, n), 1, n, block_values.max())
         base += n

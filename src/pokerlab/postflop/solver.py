@@ -285,7 +285,7 @@ class PostflopSolver:
         sums = self._state.strategy_sums[player]
         strategy = np.asarray(strategy, dtype=np.float64).reshape(shape)
         if self.compression:
-            self._state.sum_scales[player][number] = encode_unsigned(sums, base, strategy, *shape)
+            self._state.sum_scales[player][number] = encode_unsigned(sums, base, strategy, *shape, strategy.max())
         else:
             sums[base:base + strategy.size] = strategy.ravel()
 
