@@ -10,6 +10,8 @@ Walk
     dealt card drop out. A suit-isomorphic card is not walked: it gets its representative's
     values with the hands permuted (see :mod:`.isomorphism`). Showdowns on the river use the
     sorted sweep of :mod:`.showdown`, earlier ones (an all-in) a run-out matrix (:mod:`.runouts`).
+    A training walk with public chance sampling deals only a chance node's sampled cards, each
+    weighted ``N / k`` (see :mod:`.sampling`).
 
 Values
     "Share" values: what a player ends the hand with minus what it put in since the root, so
