@@ -79,13 +79,15 @@ def game_arrays(spot: PostflopSpot, tree: PublicTree, hands: tuple[np.ndarray, .
     runout_seconds = time.perf_counter() - start
     state_offset = np.zeros(tree.n_nodes, np.int64)
     block_offset = np.zeros(tree.n_nodes, np.int64)
+    sizes = [0, 0]
     block_sizes: list[list[int]] = [[], []]
     for node in tree.decision_nodes():
         player = int(tree.actor[node])
         outcomes = outcomes_by_dealt[int(tree.board_len[node]) - len(spot.board)]
-        state_offset[node] = sum(block_sizes[player])
+        state_offset[node] = sizes[player]
         block_offset[node] = len(block_sizes[player])
         block_sizes[player] += [int(tree.n_children[node]) * hands[player].size] * outcomes
+        sizes[player] += block_sizes[player][-1] * outcomes
     game = GameArrays(
         TreeArrays(tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children,
                    state_offset, block_offset, float(spot.pot)),
@@ -259,7 +261,7 @@ class PostflopSolver:
 
     # --- strategies ---------------------------------------------------------------------------
 
-    def _block(self, node: int, dealt: tuple[int, ...]) -> tuple[int, int, int]:
+    def _block(self, node: int, dealt: tuple[int, ...]) -> tuple[int, int, tuple[int, int]]:
         """Decision ``node``'s state block after the ``dealt`` cards: its number among the actor's
         blocks, its start in the actor's state arrays, its (actions, hands) shape."""
         slot = int(self._game.deals.slot[dealt[0] + 1 if dealt else 0, dealt[1] + 1 if len(dealt) > 1 else 0])
@@ -314,17 +316,21 @@ class PostflopSolver:
             else:
                 sums[p][:] = values
 
+    def _stored(self) -> dict[str, np.ndarray]:
+        """The state arrays themselves, named as in :meth:`state`."""
+        fields = ("regrets", "strategy_sums") + (("regret_scales", "sum_scales") if self.compression else ())
+        return {f"{field}{p}": getattr(self._state, field)[p] for field in fields for p in (0, 1)}
+
     def state(self) -> dict[str, np.ndarray]:
-        """The DCFR state as stored (copies): ``regrets0``, ``regrets1``, ``strategy_sums0``,
+        """A copy of the DCFR state as stored: ``regrets0``, ``regrets1``, ``strategy_sums0``,
         ``strategy_sums1`` (player 0 OOP, 1 IP) and, compressed, ``regret_scales0/1`` and
         ``sum_scales0/1`` (see :mod:`.arrays`); :meth:`load_state` restores it."""
-        fields = ("regrets", "strategy_sums") + (("regret_scales", "sum_scales") if self.compression else ())
-        return {f"{field}{p}": getattr(self._state, field)[p].copy() for field in fields for p in (0, 1)}
+        return {name: array.copy() for name, array in self._stored().items()}
 
     def load_state(self, arrays: dict[str, np.ndarray]) -> None:
         """Restore :meth:`state`'s arrays (a solver of the same spot, isomorphism and compression
         settings); the iteration count is the caller's to restore."""
-        expected = self.state()
+        expected = self._stored()
         if set(arrays) != set(expected):
             raise ValueError(f"load_state: expected the arrays {sorted(expected)}, got {sorted(arrays)}")
         for name, want in expected.items():
@@ -332,9 +338,8 @@ class PostflopSolver:
             if got.dtype != want.dtype or got.shape != want.shape:
                 raise ValueError(f"load_state: {name} must be {want.dtype} of shape {want.shape}, "
                                  f"got {got.dtype} of shape {got.shape}")
-        for name, got in arrays.items():
-            field, player = name[:-1], int(name[-1])
-            getattr(self._state, field)[player][:] = got
+        for name, array in expected.items():
+            array[:] = arrays[name]
 
     # --- read-out -----------------------------------------------------------------------------
 
