@@ -288,8 +288,9 @@ def test_suit_isomorphism_changes_nothing_but_the_work():
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 Numba threads")
-@pytest.mark.parametrize("board", ["QsJh2h8s", "QsJh2h"])
-def test_threads_give_the_same_bytes(board):
+@pytest.mark.parametrize("board,compression", [("QsJh2h8s", False), ("QsJh2h", False), ("QsJh2h8s", True),
+                                               ("QsJh2h", True)])
+def test_threads_give_the_same_bytes(board, compression):
     # the dealt subtrees are walked in parallel; each writes only its own state and values,
     # summed in a fixed order, so the thread count must not change a single bit
     spot = reference_spot(board, 1.0)
@@ -298,13 +299,75 @@ def test_threads_give_the_same_bytes(board):
         previous = numba.get_num_threads()
         numba.set_num_threads(threads)
         try:
-            solver = PostflopSolver(spot)
+            solver = PostflopSolver(spot, compression=compression)
             solver.run(3 if board == "QsJh2h" else 20)
             best = solver.best_response_values()
         finally:
             numba.set_num_threads(previous)
-        states.append((b"".join(a.tobytes() for a in solver._state.regrets + solver._state.strategy_sums), best))
+        states.append((b"".join(a.tobytes() for a in solver.state().values()), best))
     assert states[0] == states[1]
+
+
+def test_compression_halves_the_state_and_keeps_the_range_evs():
+    spot = reference_spot("QsJh2h8d", 1.0)
+    plain, compressed = PostflopSolver(spot), PostflopSolver(spot, compression=True)
+    stored = compressed.state()
+    assert stored["regrets0"].dtype == np.int16 and stored["strategy_sums1"].dtype == np.uint16
+    state_bytes = [sum(a.nbytes for a in s.state().values()) for s in (plain, compressed)]
+    assert state_bytes[1] < 0.52 * state_bytes[0]
+    assert plain.memory_bytes - compressed.memory_bytes == state_bytes[0] - state_bytes[1]
+    results = [solve_spot(spot, 0.05), solve_spot(spot, 0.05, compression=True)]
+    assert results[1].exploitability_pct_pot <= 0.05
+    for name in ("oop", "ip"):  # within 0.01% of the pot of the float32 solve
+        assert results[1].players[name].range_ev == pytest.approx(results[0].players[name].range_ev, abs=0.01)
+
+
+def test_compressed_block_is_the_float_block_rounded_to_its_scale():
+    # after one iteration from zero the first traverser's (OOP's) regrets and strategy sums are
+    # what the float32 solver stores, each block rounded to 16 bits of its largest magnitude
+    spot = reference_spot("QsJh2h8d", 1.0)
+    plain, compressed = PostflopSolver(spot), PostflopSolver(spot, compression=True)
+    plain.run(1)
+    compressed.run(1)
+    exact, stored = plain.state(), compressed.state()
+    sizes = compressed._block_sizes[0]
+    for field, scales, steps in (("regrets0", "regret_scales0", 32767), ("strategy_sums0", "sum_scales0", 65535)):
+        step = np.repeat(stored[scales].astype(np.float64) / steps, sizes)
+        decoded = stored[field] * step
+        assert np.all(np.abs(decoded - exact[field]) <= 0.5 * step + 1e-6 * np.abs(exact[field]))
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        largest = np.maximum.reduceat(np.abs(exact[field]), starts)
+        assert stored[scales] == pytest.approx(largest, rel=1e-6)
+
+
+def test_state_saves_and_restores_a_compressed_solve():
+    spot = reference_spot("QsJh2h8s", 1.0)
+    first = PostflopSolver(spot, compression=True)
+    first.run(5)
+    second = PostflopSolver(spot, compression=True)
+    second.load_state(first.state())
+    second.iterations = first.iterations
+    first.run(5)
+    second.run(5)
+    assert all(np.array_equal(a, b) for a, b in zip(first.state().values(), second.state().values()))
+    with pytest.raises(ValueError, match="expected the arrays"):
+        PostflopSolver(spot).load_state(first.state())  # an uncompressed solver has no scales
+    wrong = {**first.state(), "regrets0": first.state()["regrets0"].astype(np.float32)}
+    with pytest.raises(ValueError, match="regrets0 must be int16"):
+        second.load_state(wrong)
+
+
+def test_compressed_strategy_sums_travel_as_float32():
+    spot = reference_spot("QsJh2h8s", 1.0)
+    solver = PostflopSolver(spot, compression=True)
+    solver.run(10)
+    reader = PostflopSolver(spot)
+    reader.load_strategy_sums(solver.strategy_sums())
+    again = PostflopSolver(spot, compression=True)
+    again.load_strategy_sums(solver.strategy_sums())
+    for node in solver.tree.decision_nodes()[:5]:
+        np.testing.assert_allclose(reader.average_strategy(node), solver.average_strategy(node), rtol=1e-6, atol=1e-9)
+        np.testing.assert_allclose(again.average_strategy(node), solver.average_strategy(node), rtol=1e-6, atol=1e-9)
 
 
 def test_no_isomorphism_when_a_range_breaks_the_symmetry():
@@ -416,3 +479,65 @@ def test_combo_ids_of_results_are_ours():
     result = solve_spot(reference_spot("QsJh2h8d3c", 0.67), target_pct_pot=1.0)
     assert set(result.players["oop"].combos) <= set(COMBO_IDS)
     assert "QhQc" in result.players["oop"].combos and "QcQh" not in result.players["oop"].combos
+
+
+# --- public chance sampling -----------------------------------------------------------------
+
+
+def test_sampling_every_card_is_the_full_walk():
+    # sampling all 48 (turn root) cards weighs each by 48/48: the same arithmetic as the full walk
+    spot = reference_spot("QsJh2h8s", 1.0)
+    full, sampled = PostflopSolver(spot), PostflopSolver(spot, sampled_cards=52, seed=7)
+    full.run(15)
+    sampled.run(15)
+    assert all(np.array_equal(a, b) for a, b in zip(full.state().values(), sampled.state().values()))
+
+
+def test_sampled_walk_values_are_unbiased():
+    # a training walk's root values are an estimate of the full walk's on the current
+    # strategies (Mode.CURRENT): their mean over many samples must match within its noise
+    from pokerlab.postflop.passes import iterate
+
+    spot = reference_spot("QsJh2h8d", 1.0)
+    solver = PostflopSolver(spot)
+    solver.run(20)
+    saved = solver.state()
+    exact = solver.root_values(1, Mode.CURRENT) - 0.5 * spot.pot * solver._compat[1]  # the walk's net values
+    samples = []
+    for seed in range(400):
+        values = iterate(solver._plain_game, solver._plain_state, solver.weights, np.ones((1, 3)), int(Mode.TRAIN),
+                         int(Quantity.VALUE), np.array([1]), solver._limits, 1, solver.ticks, (2, seed, 21))
+        samples.append(values)
+        solver.load_state(saved)  # the walk trained: undo it
+    samples = np.array(samples)
+    error = np.abs(samples.mean(axis=0) - exact)
+    noise = samples.std(axis=0) / np.sqrt(len(samples))
+    assert np.all(error <= 4.5 * noise + 1e-9)
+    assert noise.max() > 0  # two river cards of 44 per walk: the samples do differ
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 Numba threads")
+def test_sampling_gives_the_same_bytes_on_any_thread_count():
+    spot = reference_spot("QsJh2h", 1.0)
+    states = []
+    for threads in (1, 2):
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            solver = PostflopSolver(spot, sampled_cards=3, seed=11)
+            solver.run(10)
+        finally:
+            numba.set_num_threads(previous)
+        states.append(b"".join(a.tobytes() for a in solver.state().values()))
+    assert states[0] == states[1]
+
+
+def test_sampled_solve_approaches_the_full_solve():
+    spot = reference_spot("QsJh2h8d", 1.0)
+    full = solve_spot(spot, 0.05)
+    solver = PostflopSolver(spot, sampled_cards=4, seed=3)
+    solver.run(3000)
+    assert 100 * solver.exploitability() / spot.pot < 2.0
+    for name, p in (("oop", 0), ("ip", 1)):
+        range_ev = float(solver.weights[p] @ solver.root_values(p)) / solver.pair_mass
+        assert range_ev == pytest.approx(full.players[name].range_ev, abs=0.5)

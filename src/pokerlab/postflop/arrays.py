@@ -6,11 +6,19 @@ tuple of arrays in C, a named one in Python, which cost ~40 us a call for ``Game
 than a river walk).
 
 Memory
-    Regrets and strategy sums are float32, stored per decision node once per chance outcome
-    the walk visits (suit-isomorphic deals share their representative's, see
-    :func:`outcome_slots`): the block of decision node ``n`` after the deal with slot ``k``
-    starts at ``state_offset[n] + k * actions * hands`` of the acting player's arrays, one row
-    of hands per action.
+    Regrets and strategy sums are stored per decision node once per chance outcome the walk
+    visits (suit-isomorphic deals share their representative's, see :func:`outcome_slots`):
+    the block of decision node ``n`` after the deal with slot ``k`` starts at
+    ``state_offset[n] + k * actions * hands`` of the acting player's arrays, one row of hands
+    per action, and is the acting player's block number ``block_offset[n] + k``.
+
+    Uncompressed, both are float32. Compressed (postflop-solver's ``compression`` scheme),
+    regrets are int16 and strategy sums uint16, each block with its own float32 scale: a
+    regret is ``stored * scale / 32767``, a strategy sum ``stored * scale / 65535``, where
+    ``scale`` is the block's largest absolute regret (largest strategy sum) when it was last
+    written. Every update decodes the block, updates it and encodes it again with a new scale
+    (:func:`pokerlab.postflop.dcfr.discount_and_add_compressed`). Regret matching and the
+    average strategy need no scale: it cancels within a block.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ class TreeArrays(NamedTuple):
     first_child: np.ndarray  # int32
     n_children: np.ndarray  # int32
     state_offset: np.ndarray  # int64: start of a decision node's blocks in its actor's state arrays
+    block_offset: np.ndarray  # int64: number of a decision node's first block among its actor's blocks
     pot: float  # the starting pot, chips
 
 
@@ -76,11 +85,13 @@ class GameArrays(NamedTuple):
 
 
 class SolverState(NamedTuple):
-    """What DCFR learns: per player (OOP, IP) a float32 array of cumulative regrets and one of
-    strategy sums, laid out as in the module docstring."""
+    """What DCFR learns: per player (OOP, IP) an array of cumulative regrets and one of strategy
+    sums, laid out as in the module docstring; compressed, also each block's scales."""
 
-    regrets: tuple[np.ndarray, np.ndarray]
-    strategy_sums: tuple[np.ndarray, np.ndarray]
+    regrets: tuple[np.ndarray, np.ndarray]  # float32, or int16 compressed
+    strategy_sums: tuple[np.ndarray, np.ndarray]  # float32, or uint16 compressed
+    regret_scales: tuple[np.ndarray, np.ndarray]  # float32 per block; compressed only (else one unused entry)
+    sum_scales: tuple[np.ndarray, np.ndarray]  # float32 per block; compressed only (else one unused entry)
 
 
 def outcome_slots(board: tuple[int, ...], iso_card: np.ndarray) -> tuple[np.ndarray, list[int]]:

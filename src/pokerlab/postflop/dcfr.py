@@ -7,14 +7,20 @@ the average strategy is the reach-weighted sum of the strategies played, the run
 scaled by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
 gamma = 3`` (:data:`DCFR`); docs/postflop-solver.md records the runs that chose them. What
 the solver reports is the average strategy.
+
+Compressed state (see :mod:`.arrays`): :func:`update_node` decodes a block, updates it as
+:func:`discount_and_add` does and encodes it again with a new scale, as postflop-solver's
+``compression`` option does; regret matching reads the stored integers directly.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 
 class DcfrParams(NamedTuple):
@@ -27,7 +33,10 @@ class DcfrParams(NamedTuple):
 
 
 DCFR = DcfrParams(1.5, 0.0, 3.0, False)
-STATE_DTYPE = np.float32  # regrets and strategy sums
+STATE_DTYPE = np.float32  # regrets and strategy sums, uncompressed
+REGRET_DTYPE, SUM_DTYPE = np.int16, np.uint16  # compressed
+REGRET_STEPS = 32767.0  # a compressed block's largest |regret| is stored as +-32767
+SUM_STEPS = 65535.0  # and its largest strategy sum as 65535
 
 
 def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
@@ -84,3 +93,90 @@ def discount_and_add(regrets, strategy_sums, base, n_actions, n_hands, action_va
             r = regret[h]
             regret[h] = r * (positive if r > 0.0 else negative) + (action_values[a, h] - node_values[h])
             strategy_sum[h] = strategy_sum[h] * average + reach[h] * strategy[a, h]
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def encode_signed(stored, base, values, n_actions, n_hands, scale):
+    """Store ``values[:n_actions, :n_hands]`` as int16 in ``stored[base:]`` (row by row),
+    ``round(value * 32767 / scale)`` rounded half away from zero, where ``scale`` is their
+    largest absolute value (0: all zero); returns the scale as stored (float32)."""
+    encoder = REGRET_STEPS / scale if scale > 0.0 else 0.0
+    for a in range(n_actions):
+        row = stored[base + a * n_hands:base + (a + 1) * n_hands]
+        for h in range(n_hands):
+            x = values[a, h] * encoder
+            row[h] = np.int16(x + math.copysign(0.5, x))  # the conversion truncates toward zero
+    return np.float32(scale)
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def encode_unsigned(stored, base, values, n_actions, n_hands, scale):
+    """Store the non-negative ``values[:n_actions, :n_hands]`` as uint16 in ``stored[base:]``,
+    ``round(value * 65535 / scale)``, where ``scale`` is their largest value (0: all zero);
+    returns the scale as stored (float32)."""
+    encoder = SUM_STEPS / scale if scale > 0.0 else 0.0
+    for a in range(n_actions):
+        row = stored[base + a * n_hands:base + (a + 1) * n_hands]
+        for h in range(n_hands):
+            row[h] = np.uint16(values[a, h] * encoder + 0.5)
+    return np.float32(scale)
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands,
+                                action_values, node_values, reach, strategy, discount):
+    """:func:`discount_and_add` on a compressed block (number ``block``, starting at ``base``):
+    decode, update, encode with new scales. Overwrites ``action_values`` and ``strategy``
+    (the walk reads neither again) with the block's new float values."""
+    positive, negative, average = discount
+    scale = np.float64(regret_scales[block])
+    positive_decoder, negative_decoder = positive * scale / REGRET_STEPS, negative * scale / REGRET_STEPS
+    sum_decoder = average * np.float64(sum_scales[block]) / SUM_STEPS
+    largest_regret, largest_sum = 0.0, 0.0
+    for a in range(n_actions):
+        regret = regrets[base + a * n_hands:base + (a + 1) * n_hands]
+        strategy_sum = strategy_sums[base + a * n_hands:base + (a + 1) * n_hands]
+        for h in range(n_hands):
+            r = np.float64(regret[h])
+            new_regret = r * (positive_decoder if r > 0.0 else negative_decoder) + (action_values[a, h] - node_values[h])
+            new_sum = np.float64(strategy_sum[h]) * sum_decoder + reach[h] * strategy[a, h]
+            action_values[a, h], strategy[a, h] = new_regret, new_sum
+            largest_regret, largest_sum = max(largest_regret, abs(new_regret)), max(largest_sum, new_sum)
+    regret_scales[block] = encode_signed(regrets, base, action_values, n_actions, n_hands, largest_regret)
+    sum_scales[block] = encode_unsigned(strategy_sums, base, strategy, n_actions, n_hands, largest_sum)
+
+
+def update_node(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands, action_values,
+                node_values, reach, strategy, discount):
+    """One DCFR update of the acting player's block number ``block`` (starting at ``base``):
+    :func:`discount_and_add` on float32 state, :func:`discount_and_add_compressed` on
+    compressed state, chosen when the calling kernel is compiled. Compiled code only."""
+    raise NotImplementedError("update_node is chosen by Numba when a kernel is compiled")
+
+
+@overload(update_node, inline="always", jit_options={"fastmath": True})
+def _update_node_typing(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands,
+                        action_values, node_values, reach, strategy, discount):
+    if regrets.dtype == types.float32:
+        def update(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands, action_values,
+                   node_values, reach, strategy, discount):
+            discount_and_add(regrets, strategy_sums, base, n_actions, n_hands, action_values, node_values, reach,
+                             strategy, discount)
+    else:
+        def update(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions, n_hands, action_values,
+                   node_values, reach, strategy, discount):
+            discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scales, block, base, n_actions,
+                                        n_hands, action_values, node_values, reach, strategy, discount)
+    return update
+
+
+@njit(cache=True)
+def encode_sum_blocks(stored, scales, values, block_sizes):
+    """Encode the float ``values`` (one player's strategy sums, every block in storage order,
+    ``block_sizes`` values each) into the compressed ``stored`` and ``scales`` (see :mod:`.arrays`)."""
+    base = 0
+    for block in range(block_sizes.size):
+        n = block_sizes[block]
+        block_values = values[base:base + n]
+        scales[block] = encode_unsigned(stored, base, block_values.reshape(1, n), 1, n, block_values.max())
+        base += n

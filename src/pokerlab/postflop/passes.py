@@ -20,11 +20,13 @@ from numba import njit, prange
 
 from pokerlab.postflop.arrays import (DealArrays, GameArrays, PlayerArrays, RootDeals, SolverState, TreeArrays,
                                       named_game)
+from pokerlab.postflop.sampling import sample_deal
 from pokerlab.postflop.threads import PRANGE_ONLY, cycle_counter, fetch_add
 from pokerlab.postflop.tree import CHANCE, PublicTree
 from pokerlab.postflop.walk import (MODES, QUANTITIES, DealPass, Mode, PassBuffers, Quantity, WalkSpec, WalkStart,
                                     reach_without_card, walk)
 from pokerlab.postflop.workspace import new_workspace
+from pokerlab.rng import stream_state
 
 
 @njit(cache=True, fastmath=True)
@@ -39,6 +41,8 @@ def run_jobs(worker, game, state, spec, buffers, limits, next_job, ticks):
     workspace = new_workspace(own_cards.shape[0], opp_cards.shape[0], limits[0], limits[1])
     opp_job_reach = np.empty(opp_cards.shape[0])
     own_job_reach = np.empty(own_cards.shape[0])
+    root_mask, iso_row = game.deals.root_mask, game.deals.iso_card[0]
+    sampled, walked = np.zeros(52, np.bool_), np.zeros(52, np.bool_)
     mine = ticks[1 + worker]
     while True:
         j = fetch_add(next_job, 1)
@@ -46,6 +50,11 @@ def run_jobs(worker, game, state, spec, buffers, limits, next_job, ticks):
             break
         t0 = cycle_counter()
         chance, card = jobs[j, 0], jobs[j, 1]
+        if spec.mode == Mode.TRAIN and spec.sampled_cards > 0:  # walk only the sampled cards' subtrees
+            sample_deal(sampled, walked, spec.sample_key, chance_nodes[chance], -1, -1, root_mask, iso_row,
+                        spec.sampled_cards)
+            if not walked[card]:
+                continue
         reach_without_card(opp_job_reach, arriving_opp_reach[chance], opp_cards, card)
         reach_without_card(own_job_reach, arriving_own_reach[chance], own_cards, card)
         start = WalkStart(np.int64(first_child[chance_nodes[chance]]), card, -1, opp_job_reach, own_job_reach)
@@ -60,30 +69,34 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
     # A parallel loop takes arrays and scalars from outside, not tuples holding arrays (Numba):
     # take the named tuples apart here and build them again inside.
     tree, deals, root_deals, (oop, ip) = game
-    kind, actor, board_len, invest, first_child, n_children, state_offset, pot = tree
+    kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot = tree
     root_mask, board_index, slot, iso_card, iso_id, runout_index = deals
     chance_index, chance_nodes, jobs, job_of = root_deals
     cards_0, same_0, tables_0, n_valid_0, images_0, runouts_0 = oop
     cards_1, same_1, tables_1, n_valid_1, images_1, runouts_1 = ip
-    (regrets_0, regrets_1), (sums_0, sums_1) = state
+    (regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1), (sum_scales_0, sum_scales_1) = state
     arriving_opp, arriving_own, job_values = buffers
-    traverser, mode, quantity, deal_pass, (positive, negative, average) = spec
+    traverser, mode, quantity, deal_pass, (positive, negative, average), sampled_cards, sample_key = spec
     depth, max_actions = limits
     for worker in prange(n_workers):  # static schedule: one per thread
         game_j = GameArrays(
-            TreeArrays(kind, actor, board_len, invest, first_child, n_children, state_offset, pot),
+            TreeArrays(kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot),
             DealArrays(root_mask, board_index, slot, iso_card, iso_id, runout_index),
             RootDeals(chance_index, chance_nodes, jobs, job_of),
             (PlayerArrays(cards_0, same_0, tables_0, n_valid_0, images_0, runouts_0),
              PlayerArrays(cards_1, same_1, tables_1, n_valid_1, images_1, runouts_1)),
         )
-        run_jobs(worker, game_j, SolverState((regrets_0, regrets_1), (sums_0, sums_1)),
-                 WalkSpec(traverser, mode, quantity, deal_pass, (positive, negative, average)),
+        state_j = SolverState((regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1),
+                              (sum_scales_0, sum_scales_1))
+        run_jobs(worker, game_j, state_j,
+                 WalkSpec(traverser, mode, quantity, deal_pass, (positive, negative, average), sampled_cards,
+                          sample_key),
                  PassBuffers(arriving_opp, arriving_own, job_values), (depth, max_actions), next_job, ticks)
 
 
 @njit(cache=True, fastmath=True)
-def iterate(plain_game, plain_state, weights, discounts, mode, quantity, traversers, limits, n_workers, ticks):
+def iterate(plain_game, plain_state, weights, discounts, mode, quantity, traversers, limits, n_workers, ticks,
+            sampling):
     """Run one DCFR iteration per row of ``discounts`` (see :func:`.dcfr.dcfr_discounts`;
     Mode.TRAIN) or one walk (BEST_RESPONSE, EVALUATE, CURRENT: one row, ignored), each walking the
     players in ``traversers`` in turn from the root, where they arrive with their ``weights``;
@@ -91,7 +104,8 @@ def iterate(plain_game, plain_state, weights, discounts, mode, quantity, travers
     Quantity.VALUE. ``mode``, ``quantity``: the values of a Mode and a Quantity member (see
     ``walk.MODES``); ``plain_game``, ``plain_state``: the game's arrays and the solver's state
     as plain tuples (see :func:`~pokerlab.postflop.arrays.plain_tuples`); ``limits``: the
-    tree's (depth, most actions at a node).
+    tree's (depth, most actions at a node). ``sampling``: (cards dealt per chance node in
+    training, 0 for every card; seed; number of the first iteration), see :mod:`.sampling`.
 
     A walk is three passes when the root street has chance nodes (see the module docstring).
     Job ``j`` writes only ``job_values[j]`` and the state slots of its own card, so the results
@@ -108,9 +122,11 @@ def iterate(plain_game, plain_state, weights, discounts, mode, quantity, travers
     walk_mode, walk_quantity = MODES[mode], QUANTITIES[quantity]
     n_chance, n_jobs = game.root_deals.chance_nodes.size, game.root_deals.jobs.shape[0]
     values = np.zeros(0)
+    sampled_cards, seed, first_iteration = sampling
     for t in range(discounts.shape[0]):
         discount = (discounts[t, 0], discounts[t, 1], discounts[t, 2])
         for traverser in traversers:
+            key = stream_state(seed, 2 * (first_iteration + t) + traverser)
             opp_weights, own_weights = weights[1 - traverser], weights[traverser]
             n_own, n_opp = own_weights.size, opp_weights.size
             workspace = new_workspace(n_own, n_opp, limits[0], limits[1])
@@ -118,17 +134,17 @@ def iterate(plain_game, plain_state, weights, discounts, mode, quantity, travers
             root = WalkStart(0, -1, -1, opp_weights, own_weights)
             t0 = cycle_counter()
             if n_chance > 0:
-                record = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.RECORD, discount)
+                record = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.RECORD, discount, sampled_cards, key)
                 walk(game, state, record, root, buffers, workspace)
                 ticks[0, 0] += cycle_counter() - t0
                 next_job = np.zeros(1, np.int64)
-                jobs = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.JOB, discount)
+                jobs = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.JOB, discount, sampled_cards, key)
                 if n_workers > 1:
                     run_jobs_parallel(min(n_workers, n_jobs), game, state, jobs, buffers, limits, next_job, ticks)
                 else:
                     run_jobs(0, game, state, jobs, buffers, limits, next_job, ticks)
                 t0 = cycle_counter()
-            replay = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.REPLAY, discount)
+            replay = WalkSpec(traverser, walk_mode, walk_quantity, DealPass.REPLAY, discount, sampled_cards, key)
             values = walk(game, state, replay, root, buffers, workspace).copy()
             ticks[0, 0] += cycle_counter() - t0
     return values
@@ -142,7 +158,7 @@ def subtree_values(plain_game, plain_state, traverser, node, first_card, second_
     ``limits`` as in :func:`iterate`)."""
     game = named_game(plain_game)
     n_own, n_opp = game.players[traverser].cards.shape[0], opp_reach.size
-    spec = WalkSpec(traverser, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0))
+    spec = WalkSpec(traverser, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0), 0, np.uint64(0))
     start = WalkStart(node, first_card, second_card, opp_reach, np.ones(n_own))
     unused = PassBuffers(np.zeros((1, n_opp)), np.zeros((1, n_own)), np.zeros((1, n_own)))  # no root deal below
     workspace = new_workspace(n_own, n_opp, limits[0], limits[1])

@@ -24,8 +24,10 @@ Numerics
     of sums may differ from strict IEEE order.
 
 Memory
-    ``memory_bytes`` states the state arrays (float32, see :mod:`.arrays`) with the showdown
-    tables and run-out matrices; construction refuses a tree above ``max_memory_mb``.
+    ``memory_bytes`` states the state arrays (float32, or 16-bit with ``compression``: see
+    :mod:`.arrays`) with the showdown tables and run-out matrices; construction refuses a tree
+    above ``max_memory_mb``. :meth:`PostflopSolver.state` and :meth:`PostflopSolver.load_state`
+    save and restore the state arrays as they are stored.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ import numpy as np
 from pokerlab.cards import COMBO_CARDS
 from pokerlab.postflop.arrays import (DealArrays, GameArrays, PlayerArrays, SolverState, TreeArrays, outcome_slots,
                                       plain_tuples, table_bytes)
-from pokerlab.postflop.dcfr import DCFR, STATE_DTYPE, DcfrParams, dcfr_discounts
+from pokerlab.postflop.dcfr import (DCFR, REGRET_DTYPE, STATE_DTYPE, SUM_DTYPE, SUM_STEPS, DcfrParams, dcfr_discounts,
+                                    encode_sum_blocks, encode_unsigned)
 from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.isomorphism import suit_isomorphism
 from pokerlab.postflop.passes import iterate, root_deals, subtree_values
@@ -56,9 +59,10 @@ __all__ = ["DCFR", "DcfrParams", "Mode", "PostflopSolver", "Quantity", "dcfr_dis
 
 
 def game_arrays(spot: PostflopSpot, tree: PublicTree, hands: tuple[np.ndarray, ...],
-                weights: tuple[np.ndarray, ...], isomorphism: bool) -> tuple[GameArrays, list[int], float]:
+                weights: tuple[np.ndarray, ...], isomorphism: bool) -> tuple[GameArrays, list[np.ndarray], float]:
     """The :class:`GameArrays` of ``spot`` for the players' ``hands`` (combo indices) with their
-    ``weights``; the state arrays' sizes per player; and the seconds the run-out matrices took."""
+    ``weights``; per player the size of each state block in storage order (see :mod:`.arrays`);
+    and the seconds the run-out matrices took."""
     cards = tuple(np.ascontiguousarray(COMBO_CARDS[h].astype(np.int64)) for h in hands)
     position = [np.full(1326, -1, np.int64) for _ in range(2)]
     for p in range(2):
@@ -74,45 +78,64 @@ def game_arrays(spot: PostflopSpot, tree: PublicTree, hands: tuple[np.ndarray, .
     runout_index, runouts = build_runouts(tree, spot.board, iso_card, tables, cards, board_index, root_mask)
     runout_seconds = time.perf_counter() - start
     state_offset = np.zeros(tree.n_nodes, np.int64)
+    block_offset = np.zeros(tree.n_nodes, np.int64)
     sizes = [0, 0]
+    block_sizes: list[list[int]] = [[], []]
     for node in tree.decision_nodes():
         player = int(tree.actor[node])
         outcomes = outcomes_by_dealt[int(tree.board_len[node]) - len(spot.board)]
         state_offset[node] = sizes[player]
-        sizes[player] += int(tree.n_children[node]) * hands[player].size * outcomes
+        block_offset[node] = len(block_sizes[player])
+        block_sizes[player] += [int(tree.n_children[node]) * hands[player].size] * outcomes
+        sizes[player] += block_sizes[player][-1] * outcomes
     game = GameArrays(
         TreeArrays(tree.kind, tree.actor, tree.board_len, tree.invest, tree.first_child, tree.n_children,
-                   state_offset, float(spot.pot)),
+                   state_offset, block_offset, float(spot.pot)),
         DealArrays(root_mask, board_index, slot, iso_card, iso_id, runout_index),
         root_deals(tree, spot.board, iso_card),
         tuple(PlayerArrays(cards[p], same_combo[p], tables[p][0], tables[p][1], suit_images[p], runouts[p])
               for p in range(2)),
     )
-    return game, sizes, runout_seconds
+    return game, [np.array(b, np.int64) for b in block_sizes], runout_seconds
 
 
 class PostflopSolver:
-    """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring."""
+    """Holds a spot's tree, hands, showdown tables and DCFR state; see the module docstring.
+    ``compression``: store regrets and strategy sums in 16 bits (see :mod:`.arrays`), halving
+    the state's memory. ``sampled_cards``: train on that many cards per chance node, sampled
+    with ``seed`` (public chance sampling, see :mod:`.sampling`); 0 (the default) deals every
+    card."""
 
     def __init__(self, spot: PostflopSpot, max_memory_mb: float = 4096.0, isomorphism: bool = True,
-                 dcfr: DcfrParams = DCFR):
+                 dcfr: DcfrParams = DCFR, compression: bool = False, sampled_cards: int = 0, seed: int = 0):
+        if sampled_cards < 0 or not 0 <= seed < 2**63:
+            raise ValueError(f"sampled_cards must be >= 0 (got {sampled_cards}) and seed in [0, 2^63) (got {seed})")
         self.spot = spot
         self.dcfr = dcfr
+        self.compression = compression
+        self.sampled_cards, self.seed = int(sampled_cards), int(seed)
         self.tree: PublicTree = build_tree(spot)
         ranges = spot.ranges
         self.hands = tuple(np.flatnonzero(r > 0) for r in ranges)  # combo indices per player
         self.weights = tuple(np.ascontiguousarray(r[h]) for r, h in zip(ranges, self.hands))
-        self._game, sizes, runout_seconds = game_arrays(spot, self.tree, self.hands, self.weights, isomorphism)
+        self._game, self._block_sizes, runout_seconds = game_arrays(spot, self.tree, self.hands, self.weights,
+                                                                    isomorphism)
         self.build_seconds = {"runout matrices": runout_seconds}
-        state_bytes = 2 * np.dtype(STATE_DTYPE).itemsize * (sizes[0] + sizes[1])  # regrets + sums
+        sizes = [int(b.sum()) for b in self._block_sizes]
+        n_blocks = [b.size if compression else 0 for b in self._block_sizes]
+        regret_dtype, sum_dtype = (REGRET_DTYPE, SUM_DTYPE) if compression else (STATE_DTYPE, STATE_DTYPE)
+        state_bytes = ((np.dtype(regret_dtype).itemsize + np.dtype(sum_dtype).itemsize) * sum(sizes)
+                       + 2 * np.dtype(np.float32).itemsize * sum(n_blocks))  # regrets, sums, their scales
         self.memory_bytes = int(state_bytes + table_bytes(self._game))
         if self.memory_bytes > max_memory_mb * 2**20:
             raise ValueError(
                 f"postflop tree needs {self.memory_bytes / 2**20:.0f} MiB, above max_memory_mb={max_memory_mb:g}:"
                 " use fewer bet sizes, narrower ranges or a later street"
             )
-        self._state = SolverState(tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes),
-                                  tuple(np.zeros(max(s, 1), STATE_DTYPE) for s in sizes))
+        self._state = SolverState(tuple(np.zeros(max(s, 1), regret_dtype) for s in sizes),
+                                  tuple(np.zeros(max(s, 1), sum_dtype) for s in sizes),
+                                  tuple(np.zeros(max(n, 1), np.float32) for n in n_blocks),
+                                  tuple(np.zeros(max(n, 1), np.float32) for n in n_blocks))
         # what the compiled entry points take (see arrays.plain_tuples); the same arrays
         self._plain_game, self._plain_state = plain_tuples(self._game), plain_tuples(self._state)
         tree = self.tree
@@ -165,7 +188,8 @@ class PostflopSolver:
         start = time.perf_counter()
         discounts = dcfr_discounts(self.iterations + 1, int(iterations), *self.dcfr)
         iterate(self._plain_game, self._plain_state, self.weights, discounts, int(Mode.TRAIN), int(Quantity.VALUE),
-                np.array([0, 1]), self._limits, numba.get_num_threads(), self.ticks)
+                np.array([0, 1]), self._limits, numba.get_num_threads(), self.ticks,
+                (self.sampled_cards, self.seed, self.iterations + 1))
         self.iterations += int(iterations)
         self.seconds += time.perf_counter() - start
         self.phase_seconds["train"] += time.perf_counter() - start
@@ -179,7 +203,7 @@ class PostflopSolver:
         if mode == Mode.TRAIN:
             raise ValueError("root_values: Mode.TRAIN would change the state; use run()")
         values = iterate(self._plain_game, self._plain_state, self.weights, np.ones((1, 3)), int(mode), int(quantity),
-                         np.array([player]), self._limits, numba.get_num_threads(), self.ticks)
+                         np.array([player]), self._limits, numba.get_num_threads(), self.ticks, (0, 0, 0))
         if quantity == Quantity.VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]
         return values
@@ -237,41 +261,85 @@ class PostflopSolver:
 
     # --- strategies ---------------------------------------------------------------------------
 
-    def _block(self, table, node: int, dealt: tuple[int, ...]) -> np.ndarray:
-        """View of ``table``'s (actions x hands) block of decision ``node`` after ``dealt`` cards."""
+    def _block(self, node: int, dealt: tuple[int, ...]) -> tuple[int, int, tuple[int, int]]:
+        """Decision ``node``'s state block after the ``dealt`` cards: its number among the actor's
+        blocks, its start in the actor's state arrays, its (actions, hands) shape."""
         slot = int(self._game.deals.slot[dealt[0] + 1 if dealt else 0, dealt[1] + 1 if len(dealt) > 1 else 0])
         if slot < 0:
             raise ValueError(f"no strategy is stored after {dealt}: a suit-isomorphic deal stands for it")
         player = int(self.tree.actor[node])
         n_act, n_p = int(self.tree.n_children[node]), self.hands[player].size
         base = int(self._game.tree.state_offset[node]) + slot * n_act * n_p
-        return table[player][base : base + n_act * n_p].reshape(n_act, n_p)
+        return int(self._game.tree.block_offset[node]) + slot, base, (n_act, n_p)
 
     def average_strategy(self, node: int, dealt: tuple[int, ...] = ()) -> np.ndarray:
         """(actions x hands) average strategy at decision ``node`` after the ``dealt`` cards."""
-        block = np.maximum(self._block(self._state.strategy_sums, node, dealt).astype(np.float64), 0.0)
+        _, base, shape = self._block(node, dealt)
+        sums = self._state.strategy_sums[int(self.tree.actor[node])]
+        block = np.maximum(sums[base:base + shape[0] * shape[1]].reshape(shape).astype(np.float64), 0.0)
         total = block.sum(axis=0)
         return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[0])
 
     def set_average_strategy(self, node: int, dealt: tuple[int, ...], strategy: np.ndarray) -> None:
         """Overwrite the average strategy at ``node`` (e.g. with another solver's, for read-out)."""
-        block = self._block(self._state.strategy_sums, node, dealt)
-        block[...] = np.asarray(strategy, dtype=block.dtype).reshape(block.shape)
+        number, base, shape = self._block(node, dealt)
+        player = int(self.tree.actor[node])
+        sums = self._state.strategy_sums[player]
+        strategy = np.asarray(strategy, dtype=np.float64).reshape(shape)
+        if self.compression:
+            self._state.sum_scales[player][number] = encode_unsigned(sums, base, strategy, *shape, strategy.max())
+        else:
+            sums[base:base + strategy.size] = strategy.ravel()
 
     def strategy_sums(self) -> bytes:
         """The average-strategy state (both players' strategy sums, float32 little-endian, OOP
-        then IP): with the spot, all a read-out needs (see :meth:`load_strategy_sums`)."""
-        return b"".join(np.ascontiguousarray(s, dtype="<f4").tobytes() for s in self._state.strategy_sums)
+        then IP, decoded if compressed): with the spot, all a read-out needs (see
+        :meth:`load_strategy_sums`)."""
+        sums = self._state.strategy_sums
+        if self.compression:
+            sums = [s.astype(np.float64) * np.repeat(scales.astype(np.float64) / SUM_STEPS, sizes)
+                    if sizes.size else s
+                    for s, scales, sizes in zip(sums, self._state.sum_scales, self._block_sizes)]
+        return b"".join(np.ascontiguousarray(s, dtype="<f4").tobytes() for s in sums)
 
     def load_strategy_sums(self, data: bytes) -> None:
-        """Restore the state saved by :meth:`strategy_sums` (same spot and isomorphism setting)."""
+        """Restore the state saved by :meth:`strategy_sums` (same spot and isomorphism setting;
+        either compression setting)."""
         sums = self._state.strategy_sums
         sizes = [s.size for s in sums]
         arr = np.frombuffer(data, dtype="<f4")
         if arr.size != sum(sizes):
             raise ValueError(f"strategy sums: expected {sum(sizes)} float32 values for this tree, got {arr.size}")
-        sums[0][:] = arr[:sizes[0]]
-        sums[1][:] = arr[sizes[0]:]
+        for p, values in enumerate((arr[:sizes[0]], arr[sizes[0]:])):
+            if self.compression:
+                encode_sum_blocks(sums[p], self._state.sum_scales[p], values.astype(np.float64), self._block_sizes[p])
+            else:
+                sums[p][:] = values
+
+    def _stored(self) -> dict[str, np.ndarray]:
+        """The state arrays themselves, named as in :meth:`state`."""
+        fields = ("regrets", "strategy_sums") + (("regret_scales", "sum_scales") if self.compression else ())
+        return {f"{field}{p}": getattr(self._state, field)[p] for field in fields for p in (0, 1)}
+
+    def state(self) -> dict[str, np.ndarray]:
+        """A copy of the DCFR state as stored: ``regrets0``, ``regrets1``, ``strategy_sums0``,
+        ``strategy_sums1`` (player 0 OOP, 1 IP) and, compressed, ``regret_scales0/1`` and
+        ``sum_scales0/1`` (see :mod:`.arrays`); :meth:`load_state` restores it."""
+        return {name: array.copy() for name, array in self._stored().items()}
+
+    def load_state(self, arrays: dict[str, np.ndarray]) -> None:
+        """Restore :meth:`state`'s arrays (a solver of the same spot, isomorphism and compression
+        settings); the iteration count is the caller's to restore."""
+        expected = self._stored()
+        if set(arrays) != set(expected):
+            raise ValueError(f"load_state: expected the arrays {sorted(expected)}, got {sorted(arrays)}")
+        for name, want in expected.items():
+            got = np.asarray(arrays[name])
+            if got.dtype != want.dtype or got.shape != want.shape:
+                raise ValueError(f"load_state: {name} must be {want.dtype} of shape {want.shape}, "
+                                 f"got {got.dtype} of shape {got.shape}")
+        for name, array in expected.items():
+            array[:] = arrays[name]
 
     # --- read-out -----------------------------------------------------------------------------
 
@@ -349,11 +417,13 @@ def solve_spot(
     max_memory_mb: float = 4096.0,
     isomorphism: bool = True,
     threads: int | None = None,
+    compression: bool = False,
 ) -> PostflopResult:
     """Solve ``spot`` to ``target_pct_pot`` % of the pot (or ``max_iterations``) and read it out,
-    on ``threads`` Numba threads (None: Numba's current setting; the result is the same)."""
+    on ``threads`` Numba threads (None: Numba's current setting; the result is the same), with
+    16-bit state if ``compression`` (see :class:`PostflopSolver`)."""
     return solve_spot_keeping(spot, target_pct_pot, max_iterations, check_every, progress, max_memory_mb,
-                              isomorphism, threads)[0]
+                              isomorphism, threads, compression)[0]
 
 
 def solve_spot_keeping(
@@ -365,6 +435,7 @@ def solve_spot_keeping(
     max_memory_mb: float = 4096.0,
     isomorphism: bool = True,
     threads: int | None = None,
+    compression: bool = False,
 ) -> tuple[PostflopResult, PostflopSolver]:
     """:func:`solve_spot`, also returning the solved :class:`PostflopSolver` (e.g. for a pack)."""
     available = numba.config.NUMBA_NUM_THREADS
@@ -373,7 +444,7 @@ def solve_spot_keeping(
     previous = numba.get_num_threads()
     numba.set_num_threads(threads or previous)
     try:
-        solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism)
+        solver = PostflopSolver(spot, max_memory_mb=max_memory_mb, isomorphism=isomorphism, compression=compression)
         solver.solve(target_pct_pot, max_iterations, check_every, progress)
         return solver.result(), solver
     finally:

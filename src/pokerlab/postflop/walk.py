@@ -10,6 +10,8 @@ Walk
     dealt card drop out. A suit-isomorphic card is not walked: it gets its representative's
     values with the hands permuted (see :mod:`.isomorphism`). Showdowns on the river use the
     sorted sweep of :mod:`.showdown`, earlier ones (an all-in) a run-out matrix (:mod:`.runouts`).
+    A training walk with public chance sampling deals only a chance node's sampled cards, each
+    weighted ``N / k`` (see :mod:`.sampling`).
 
 Values
     "Share" values: what a player ends the hand with minus what it put in since the root, so
@@ -32,8 +34,9 @@ from numba import njit, types
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-from pokerlab.postflop.dcfr import discount_and_add, regret_matching
+from pokerlab.postflop.dcfr import regret_matching, update_node
 from pokerlab.postflop.runouts import showdown_values
+from pokerlab.postflop.sampling import sample_deal
 from pokerlab.postflop.showdown import compatible_mass, showdown_accumulate
 from pokerlab.postflop.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
@@ -77,6 +80,8 @@ class WalkSpec(NamedTuple):
     quantity: Quantity
     deal_pass: DealPass
     discount: tuple[float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
+    sampled_cards: int  # Mode.TRAIN: cards dealt per chance node (0: every card; see sampling)
+    sample_key: np.uint64  # the walk's key for sampling.sample_deal
 
 
 class WalkStart(NamedTuple):
@@ -146,10 +151,11 @@ def walk(game, state, spec, start, buffers, workspace):
     require_member(spec.mode, Mode)
     require_member(spec.quantity, Quantity)
     require_member(spec.deal_pass, DealPass)
-    traverser, mode, quantity, deal_pass, discount = spec
+    traverser, mode, quantity, deal_pass, discount, sampled_cards, sample_key = spec
+    sampling = mode == Mode.TRAIN and sampled_cards > 0
     # every array the loop reads is taken out of the named tuples here, once per walk: Numba
     # counts a reference each time one is taken out
-    kind, actor, board_len, invest, first_child, n_children, state_offset, pot = game.tree
+    kind, actor, board_len, invest, first_child, n_children, state_offset, block_offset, pot = game.tree
     deals = game.deals
     root_mask, board_index, slot, iso_card, iso_id = (deals.root_mask, deals.board_index, deals.slot, deals.iso_card,
                                                       deals.iso_id)
@@ -158,10 +164,11 @@ def walk(game, state, spec, start, buffers, workspace):
     own_cards, opp_cards, same_combo, own_images = own.cards, opp.cards, own.same_combo, own.suit_images
     own_tables, opp_tables = own.showdown_tables, opp.showdown_tables
     own_valid, opp_valid = own.showdown_n_valid, opp.showdown_n_valid
-    regrets, strategy_sums = state
+    regrets, strategy_sums, regret_scales, sum_scales = state
     arriving_opp_reach, arriving_own_reach, job_values = buffers
     n_own, n_opp = own_cards.shape[0], opp_cards.shape[0]
-    opp_reach, own_reach, values, action_values, strategy, card_acc, frames, dealt_values = workspace
+    (opp_reach, own_reach, values, action_values, strategy, card_acc, frames, dealt_values, deal_weight, sampled,
+     walked) = workspace
     frame_node, frame_step, frame_first, frame_second = frames[0], frames[1], frames[2], frames[3]
     frame_card, frame_block = frames[4], frames[5]  # the card being dealt; the decision's state block
     opp_reach[0] = start.opp_reach
@@ -223,12 +230,17 @@ def walk(game, state, spec, start, buffers, workspace):
                                     opp_reach[level], values[level], card_acc)
                 level -= 1
                 continue
+            if k == CHANCE:
+                deal_weight[level] = 1.0 / (52 - board_len[node] - 4)  # each card's probability
+                if sampling:
+                    deal_weight[level] *= sample_deal(sampled[level], walked[level], sample_key, node, d1, d2,
+                                                      root_mask, iso_card[d1 + 1], sampled_cards)
             if k == CHANCE and deal_pass == DealPass.REPLAY:
                 # the root street's deal: its subtrees were walked as jobs; sum them in card order
                 chance = chance_index[node]
-                w = 1.0 / (52 - board_len[node] - 4)
+                w = deal_weight[level]
                 for c in range(52):
-                    if root_mask[c]:
+                    if root_mask[c] or (sampling and not sampled[level, c]):
                         continue
                     canon = iso_card[0, c]
                     job = job_values[job_of[chance, canon]]
@@ -245,8 +257,11 @@ def walk(game, state, spec, start, buffers, workspace):
                 n_hands = n_own if player == traverser else n_opp
                 block = state_offset[node] + slot[d1 + 1, d2 + 1] * n_actions * n_hands
                 frame_block[level] = block
-                table = regrets[player] if mode == Mode.TRAIN or mode == Mode.CURRENT else strategy_sums[player]
-                regret_matching(table, block, n_actions, n_hands, strategy[level])
+                # two calls, not one on a chosen table: compressed, the two tables' types differ
+                if mode == Mode.TRAIN or mode == Mode.CURRENT:
+                    regret_matching(regrets[player], block, n_actions, n_hands, strategy[level])
+                else:
+                    regret_matching(strategy_sums[player], block, n_actions, n_hands, strategy[level])
         else:  # a child has returned its values in values[level + 1]
             if k == DECISION:
                 if actor[node] == traverser:
@@ -257,19 +272,26 @@ def walk(game, state, spec, start, buffers, workspace):
             else:
                 c = frame_card[level]
                 dealt_values[level, c] = values[level + 1]
-                w = 1.0 / (52 - board_len[node] - 4)
-                for h in range(n_own):
-                    if own_cards[h, 0] != c and own_cards[h, 1] != c:
-                        values[level, h] += w * values[level + 1, h]
+                if not sampling or sampled[level, c]:
+                    w = deal_weight[level]
+                    for h in range(n_own):
+                        if own_cards[h, 0] != c and own_cards[h, 1] != c:
+                            values[level, h] += w * values[level + 1, h]
         if k == CHANCE:
             # deal the next card not on the board; every card unseen by both hands is equally likely
-            w = 1.0 / (52 - board_len[node] - 4)
+            w = deal_weight[level]
             c = frame_card[level] + 1
             while c < 52:
                 if not (root_mask[c] or c == d1 or c == d2):
                     canon = iso_card[d1 + 1, c]
                     if canon == c:
-                        break
+                        if not sampling or walked[level, c]:
+                            break
+                        c += 1
+                        continue
+                    if sampling and not sampled[level, c]:
+                        c += 1
+                        continue
                     # suit-isomorphic to a card already dealt here: permute its values
                     image = own_images[iso_id[d1 + 1, c]]
                     for h in range(n_own):
@@ -322,7 +344,9 @@ def walk(game, state, spec, start, buffers, workspace):
                     for h in range(n_own):
                         value[h] += strategy[level, a, h] * action_values[level, a, h]
                 if mode == Mode.TRAIN:
-                    discount_and_add(regrets[traverser], strategy_sums[traverser], frame_block[level], n_actions,
-                                     n_own, action_values[level], value, own_reach[level], strategy[level], discount)
+                    update_node(regrets[traverser], strategy_sums[traverser], regret_scales[traverser],
+                                sum_scales[traverser], block_offset[node] + slot[d1 + 1, d2 + 1], frame_block[level],
+                                n_actions, n_own, action_values[level], value, own_reach[level], strategy[level],
+                                discount)
         level -= 1
     return values[0]

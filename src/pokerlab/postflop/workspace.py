@@ -20,6 +20,9 @@ class Workspace(NamedTuple):
     card_acc: np.ndarray  # (52,): per-card reach sums of the showdown and fold sums
     frames: np.ndarray  # (6, depth) int64: per level its node, step, dealt cards, card being dealt, state block
     dealt_values: np.ndarray  # (depth, 52, n_own): a chance node's values per dealt card
+    deal_weight: np.ndarray  # (depth,): a chance node's weight of each dealt card's values
+    sampled: np.ndarray  # (depth, 52) bool: a chance node's sampled cards (see sampling.sample_deal)
+    walked: np.ndarray  # (depth, 52) bool: the representatives of its sampled cards
 
 
 @njit(cache=True)
@@ -30,4 +33,5 @@ def new_workspace(n_own, n_opp, depth, max_actions):
     n_wide = max(n_own, n_opp)
     return Workspace(np.empty((depth, n_opp)), np.empty((depth, n_own)), np.empty((depth, n_own)),
                      np.empty((depth, max_actions, n_own)), np.empty((depth, max_actions + 1, n_wide)),
-                     np.empty(52), np.empty((6, depth), np.int64), np.empty((depth, 52, n_own)))
+                     np.empty(52), np.empty((6, depth), np.int64), np.empty((depth, 52, n_own)),
+                     np.empty(depth), np.zeros((depth, 52), np.bool_), np.zeros((depth, 52), np.bool_))
