@@ -48,9 +48,9 @@ from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solve import SolveSettings, result_document, sizing_digest
 from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.spot import Sizing, Spot
-from pokerlab.preflop.tree import Tree, build_tree, postflop_order
+from pokerlab.preflop.tree import Tree, build_tree
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, read_plan_endings
+from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, ending_roles, read_plan_endings
 from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
 STATE_VERSION = 1
@@ -133,8 +133,7 @@ class JointSolve:
         preflop = Solver(self.tree, self.model_payoffs, win, tie)
         reach = preflop.reach_under(preflop.sigma)
         for e in read_plan_endings(endings_tsv).itertuples(index=False):
-            node = self.tree.node(e.node)
-            seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
+            seats, contrib = ending_roles(self.tree, e.node)
             k = self.tree.index[e.node]
             oop, ip = ending_ranges(reach[seats[0], k], reach[seats[1], k], settings.floor_weight)
             flops = []
@@ -145,8 +144,7 @@ class JointSolve:
                 postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
                                              settings.bet_tree_for(e.node))
                 flops.append(FlopSolve(job.board, job.weight, PostflopSolver(postflop_spot, settings.max_memory_mb)))
-            self.endings.append(Ending(e.node, seats, (node.contrib[seats[0]], node.contrib[seats[1]]),
-                                       row_of[e.node], flops))
+            self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.summed = 0

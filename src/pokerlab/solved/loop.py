@@ -37,7 +37,7 @@ from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.result_file import read_result
 from pokerlab.preflop.solve import SolveSettings, sizing_digest
 from pokerlab.preflop.spot import Sizing, Spot
-from pokerlab.preflop.tree import build_tree, postflop_order
+from pokerlab.preflop.tree import Tree, build_tree, postflop_order
 from pokerlab.solved import values as V
 from pokerlab.solved.settings import SolvedSettings, pot_type
 
@@ -105,6 +105,25 @@ def read_plan_endings(endings_tsv: str | os.PathLike) -> pd.DataFrame:
     return pd.read_csv(endings_tsv, sep="\t", keep_default_na=False)
 
 
+def ending_roles(tree: Tree, node_id: str) -> tuple[tuple[int, int], tuple[float, float]]:
+    """The (oop, ip) seats of heads-up flop ending ``node_id`` (first to act on the flop first) and
+    their preflop contributions there, bb."""
+    node = tree.node(node_id)
+    oop, ip = sorted(node.players_in, key=lambda s: postflop_order(s, tree.seats))
+    return (oop, ip), (node.contrib[oop], node.contrib[ip])
+
+
+def measurements_by_rank(paths: list[str | os.PathLike]) -> dict[int, list[tuple[pd.DataFrame, dict]]]:
+    """The postflop jobs' measurements (``(frame, record)``, :func:`solve_ending_job`'s files) grouped by
+    ending rank; a job of a rank the spot does not have is left out."""
+    by_rank: dict[int, list[tuple[pd.DataFrame, dict]]] = {}
+    for path in paths:
+        frame, record = read_measurement(path)
+        if not record.get("missing"):
+            by_rank.setdefault(int(record["rank"]), []).append((frame, record))
+    return by_rank
+
+
 def parse_reach(text: str) -> np.ndarray:
     """The class reaches of a plan table's ``oop_reach``/``ip_reach`` cell."""
     return np.array([float(v) for v in str(text).split(",")])
@@ -143,18 +162,12 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
     row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
     previous = read_ending_corrections(table_path) if table_path is not None else None
     endings = read_plan_endings(endings_tsv)
-    frames = [read_measurement(p) for p in measurement_paths]
-    by_rank: dict[int, list] = {}
-    for frame, record in frames:
-        if not record.get("missing"):
-            by_rank.setdefault(int(record["rank"]), []).append((frame, record))
+    by_rank = measurements_by_rank(measurement_paths)
     table: dict[str, tuple[np.ndarray, np.ndarray]] = dict(previous.endings) if previous is not None else {}
     rows = []
     for e in endings.itertuples(index=False):
-        node = tree.node(e.node)
-        seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
+        seats, contrib = ending_roles(tree, e.node)
         q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
-        contrib = (node.contrib[seats[0]], node.contrib[seats[1]])
         measured = by_rank.get(int(e.rank), [])
         fitting = V.solved_class_values([m for m in measured if not m[1]["heldout"]], contrib)
         heldout = [m for m in measured if m[1]["heldout"]]

@@ -25,16 +25,15 @@ import pandas as pd
 from pokerlab.cards import CLASS_PRIOR
 from pokerlab.fit.endings import spot_endings
 from pokerlab.fit.plan import reach_text
-from pokerlab.fit.solves import read_measurement
 from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.result_file import read_result
 from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import Sizing, Spot
-from pokerlab.preflop.tree import build_tree, postflop_order
+from pokerlab.preflop.tree import build_tree
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import FIGURE_DECIMALS, parse_reach, read_plan_endings
+from pokerlab.solved.loop import FIGURE_DECIMALS, ending_roles, measurements_by_rank, parse_reach, read_plan_endings
 
 
 def write_arrivals(chart_path: str | os.PathLike, sizing: Sizing, plan_endings_tsv: str | os.PathLike,
@@ -69,11 +68,7 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
     payoffs = chip_ev_payoffs(tree, base.postflop, base.class_edges, base.aggressor)
     row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
     table = read_ending_corrections(table_path)
-    by_rank: dict[int, list] = {}
-    for path in measurement_paths:
-        frame, record = read_measurement(path)
-        if not record.get("missing"):
-            by_rank.setdefault(int(record["rank"]), []).append((frame, record))
+    by_rank = measurements_by_rank(measurement_paths)
     rows = []
     for e in read_plan_endings(arrivals_tsv).itertuples(index=False):
         row: dict[str, Any] = {"node": e.node, "reach": float(e.reach)}
@@ -83,9 +78,7 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
                               "not reached by the chart" if e.reach <= 0 else "no held-out flop")
             rows.append(row)
             continue
-        node = tree.node(e.node)
-        seats = tuple(sorted(node.players_in, key=lambda s: postflop_order(s, spot.seats)))
-        contrib = (node.contrib[seats[0]], node.contrib[seats[1]])
+        seats, contrib = ending_roles(tree, e.node)
         q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
         solved = V.solved_class_values(measured, contrib)
         model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie)
@@ -107,4 +100,3 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
             report[key] = round(sum(r["reach"] * r[key] for r in valued) / weight, FIGURE_DECIMALS)
     write_json_atomic(out_path, report)
     return report
-
