@@ -43,7 +43,7 @@ from pokerlab import cards
 from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.pushfold.fees import PushFoldGame
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, SEATS
-from pokerlab.pushfold.multiway import _CLASS_COMBOS, _CLASS_COUNT, _COMBO_BITS, deal_board, deal_class_tuple
+from pokerlab.pushfold.multiway import CLASS_COMBO_TABLE, CLASS_COMBO_COUNT, COMBO_BITS, deal_board, deal_class_tuple
 from pokerlab.rng import below, stream_state
 
 BLOCK = 16384
@@ -179,7 +179,7 @@ def deal_sample(deals: int, seed: int, equity: np.ndarray, law: str = "joint") -
     else:
         cumulative = np.tile(np.cumsum(cards.CLASS_PRIOR), (SEATS, 1))  # every seat's classes from the prior
         cumulative[:, -1] = 1.0
-        _deal_independent(int(deals), np.uint64(seed), cumulative, _CLASS_COMBOS, _CLASS_COUNT, _COMBO_BITS, CARD_BITS,
+        _deal_independent(int(deals), np.uint64(seed), cumulative, CLASS_COMBO_TABLE, CLASS_COMBO_COUNT, COMBO_BITS, CARD_BITS,
                           equity, classes, pair_equity, strength)
     return DealSample(law, int(seed), classes, pair_equity, strength)
 

@@ -30,11 +30,14 @@ from pokerlab.evaluator import CARD_BITS, rank_of_packed
 from pokerlab.rng import below, uniform
 
 _COMBO_CARDS = cards.COMBO_CARDS.astype(np.int64)
-_COMBO_BITS = CARD_BITS[_COMBO_CARDS[:, 0]] | CARD_BITS[_COMBO_CARDS[:, 1]]
-_CLASS_COMBOS = np.full((cards.N_CLASSES, 12), -1, dtype=np.int64)
+COMBO_BITS = CARD_BITS[_COMBO_CARDS[:, 0]] | CARD_BITS[_COMBO_CARDS[:, 1]]
+"""(1326,) int64: each combo's two card bits (:data:`pokerlab.evaluator.CARD_BITS`)."""
+CLASS_COMBO_TABLE = np.full((cards.N_CLASSES, 12), -1, dtype=np.int64)
+"""(169, 12) int64: each class's combos, padded with -1 (for compiled code)."""
 for _k, _combos in enumerate(cards.CLASS_COMBOS):
-    _CLASS_COMBOS[_k, : _combos.size] = _combos
-_CLASS_COUNT = cards.CLASS_WEIGHTS.astype(np.int64)
+    CLASS_COMBO_TABLE[_k, : _combos.size] = _combos
+CLASS_COMBO_COUNT = cards.CLASS_WEIGHTS.astype(np.int64)
+"""(169,) int64: each class's number of combos (6, 4 or 12)."""
 COMBO_ATTEMPTS = 64
 """Combo draws tried for one tuple of opponent classes before the classes are redrawn."""
 MAX_ATTEMPTS = 1_000_000
@@ -158,8 +161,8 @@ def multiway_shares(opponent_ranges, draws: int, seed: int) -> np.ndarray:
     cumulative[:, -1] = 1.0
     share_sum = np.zeros(cards.N_CLASSES)
     combo_count = np.zeros(cards.N_CLASSES)
-    if not _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), _COMBO_BITS, _CLASS_COMBOS,
-                          _CLASS_COUNT, CARD_BITS, share_sum, combo_count):
+    if not _shares_kernel(cumulative, int(draws), np.uint64(seed % 2**64), COMBO_BITS, CLASS_COMBO_TABLE,
+                          CLASS_COMBO_COUNT, CARD_BITS, share_sum, combo_count):
         raise ValueError(f"opponent ranges: no deal found in {MAX_ATTEMPTS} tries (they can hardly share a deck)")
     with np.errstate(invalid="ignore"):
         return share_sum / combo_count
