@@ -341,6 +341,7 @@ def _solved_section():
     ({"endings": {"max_per_spot": 3}}, "solved.endings.min_reach"),
     ({"bet_trees": {"limped": {}}}, "one bet tree for each pot type"),
     ({"tolerance": {"strategy_pp": -1, "gap_bb": 0.1}}, "solved.tolerance.strategy_pp"),
+    ({"compression": "yes"}, "solved.compression: 'yes' must be true or false"),
 ])
 def test_solved_settings_name_the_bad_key(change, message):
     from pokerlab.solved.settings import SolvedSettings
@@ -360,6 +361,8 @@ def test_pot_types_and_the_measuring_digest():
     assert SolvedSettings.from_config({**_solved_section(), "spots": [], "tolerance": {"strategy_pp": 1, "gap_bb": 1}}
                                       ).sha256() == base.sha256()
     assert SolvedSettings.from_config({**_solved_section(), "boards": 5}).sha256() != base.sha256()
+    assert SolvedSettings.from_config({**_solved_section(), "compression": not base.compression}).sha256() \
+        != base.sha256()
 
 
 @pytest.mark.snakemake

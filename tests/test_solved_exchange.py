@@ -43,8 +43,10 @@ def setting(equity_table, tmp_path_factory):
     return sizing, base, settings, plan
 
 
-def _solve(setting, equity_table) -> JointSolve:
+def _solve(setting, equity_table, **change) -> JointSolve:
     sizing, base, settings, plan = setting
+    if change:
+        settings = SolvedSettings.from_config({**settings.raw, **change})
     return JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, plan[1], plan[2], log=None)
 
 
@@ -79,16 +81,24 @@ def test_an_exchange_pays_every_class_its_measured_value(setting, equity_table):
     assert solve.history[-1]["iteration"] == 2
 
 
-def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path):
-    straight = _solve(setting, equity_table)
+@pytest.mark.parametrize("compression", [True, False])
+def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, compression):
+    straight = _solve(setting, equity_table, compression=compression)
     straight.run(6)
-    first = _solve(setting, equity_table)
+    first = _solve(setting, equity_table, compression=compression)
     first.run(4, tmp_path / "state.npz")
-    resumed = _solve(setting, equity_table)
+    resumed = _solve(setting, equity_table, compression=compression)
     assert resumed.load(tmp_path / "state.npz") and resumed.iteration == 4
     resumed.run(6)
     for name, array in straight.preflop.state().items():
         np.testing.assert_array_equal(resumed.preflop.state()[name], array, err_msg=name)
+    (e,), (back,) = straight.endings, resumed.endings
+    postflop, resumed_postflop = e.flops[0].solver, back.flops[0].solver
+    assert postflop.compression == compression and postflop.iterations == resumed_postflop.iterations == 6
+    state = postflop.state()
+    assert {a.dtype for a in state.values()} >= ({np.dtype(np.int16)} if compression else {np.dtype(np.float32)})
+    for name, array in state.items():
+        np.testing.assert_array_equal(resumed_postflop.state()[name], array, err_msg=name)
     for node, (d_oop, d_ip) in straight.corrections.items():
         np.testing.assert_array_equal(resumed.corrections[node][0], d_oop)
         np.testing.assert_array_equal(resumed.corrections[node][1], d_ip)
@@ -96,12 +106,12 @@ def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path):
 
 
 def test_a_state_of_other_settings_is_not_resumed(setting, equity_table, tmp_path):
-    sizing, base, settings, plan = setting
+    settings = setting[2]
     solve = _solve(setting, equity_table)
     solve.run(2, tmp_path / "state.npz")
-    other = SolvedSettings.from_config({**settings.raw, "floor_weight": 0.01})
-    fresh = JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, other, plan[1], plan[2], log=None)
-    assert not fresh.load(tmp_path / "state.npz") and fresh.iteration == 0
+    for change in ({"floor_weight": 0.01}, {"compression": not settings.compression}):
+        fresh = _solve(setting, equity_table, **change)
+        assert not fresh.load(tmp_path / "state.npz") and fresh.iteration == 0, change
 
 
 def test_the_exchange_needs_a_positive_floor(setting, equity_table):

@@ -31,7 +31,7 @@ SPOT_PATH = "{format}/{seats}max/{depth}bb"
 SPOT_FILE = "{format}-{seats}max-{depth}bb"
 # What each step's output depends on in the solved section (a change re-runs that step and what follows).
 SOLVED_PLAN_KEYS = ("endings", "boards", "heldout_boards", "seed")
-SOLVED_SOLVE_KEYS = ("bet_trees", "accuracy_pct_pot", "max_iterations", "floor_weight")
+SOLVED_SOLVE_KEYS = ("bet_trees", "accuracy_pct_pot", "max_iterations", "compression", "floor_weight")
 
 
 def solved_param(keys):

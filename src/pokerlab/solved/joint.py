@@ -30,6 +30,7 @@ import dataclasses
 import json
 import os
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -53,7 +54,8 @@ from pokerlab.solved import values as V
 from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, ending_roles, read_plan_endings
 from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: each postflop solve's arrays as PostflopSolver.state() names them
+WEIGHTS_AND_COUNT = ("weights0", "weights1", "iterations")  # saved beside a postflop solve's state
 MEASURE_EVERY = 5  # exchanges between two measurements of the joint exploitability (each about two iterations' work)
 
 
@@ -143,7 +145,8 @@ class JointSolve:
                     continue
                 postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
                                              settings.bet_tree_for(e.node))
-                flops.append(FlopSolve(job.board, job.weight, PostflopSolver(postflop_spot, settings.max_memory_mb)))
+                solver = PostflopSolver(postflop_spot, settings.max_memory_mb, compression=settings.compression)
+                flops.append(FlopSolve(job.board, job.weight, solver))
             self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
@@ -316,26 +319,31 @@ class JointSolve:
                            "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings]}, sort_keys=True)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the whole state (NumPy ``.npz``, atomically)."""
-        arrays: dict[str, np.ndarray] = {f"preflop/{k}": v for k, v in self.preflop.state().items()}
-        for i, e in enumerate(self.endings):
-            arrays[f"d/{i}/oop"], arrays[f"d/{i}/ip"] = self.corrections[e.node]
-            arrays[f"dsum/{i}/oop"], arrays[f"dsum/{i}/ip"] = self.correction_sums[e.node]
-            for j, f in enumerate(e.flops):
-                state = f.solver._state
-                for p in (0, 1):
-                    arrays[f"post/{i}/{j}/regrets{p}"] = state.regrets[p]
-                    arrays[f"post/{i}/{j}/sums{p}"] = state.strategy_sums[p]
-                    arrays[f"post/{i}/{j}/weights{p}"] = f.solver.weights[p]
-                arrays[f"post/{i}/{j}/iterations"] = np.array(f.solver.iterations)
-        if self.measured_sigma is not None:
-            arrays["measured_sigma"] = self.measured_sigma
+        """Write the whole state (a NumPy ``.npz``, atomically), one postflop solve's arrays at a time so
+        that saving needs memory for one solve's state on top of the run's, not for all of them."""
         meta = {"version": STATE_VERSION, "fingerprint": self._fingerprint(), "summed": self.summed,
                 "history": self.history}
-        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-        with atomic_path(path) as tmp:
-            with open(tmp, "wb") as out:
-                np.savez(out, **arrays)
+        with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED, allowZip64=True) as out:
+            def put(name: str, array: np.ndarray) -> None:
+                with out.open(f"{name}.npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+            for name, array in self.preflop.state().items():
+                put(f"preflop/{name}", array)
+            for i, e in enumerate(self.endings):
+                put(f"d/{i}/oop", self.corrections[e.node][0])
+                put(f"d/{i}/ip", self.corrections[e.node][1])
+                put(f"dsum/{i}/oop", self.correction_sums[e.node][0])
+                put(f"dsum/{i}/ip", self.correction_sums[e.node][1])
+                for j, f in enumerate(e.flops):
+                    for name, array in f.solver.state().items():
+                        put(f"post/{i}/{j}/{name}", array)
+                    for p in (0, 1):
+                        put(f"post/{i}/{j}/weights{p}", f.solver.weights[p])
+                    put(f"post/{i}/{j}/iterations", np.array(f.solver.iterations))
+            if self.measured_sigma is not None:
+                put("measured_sigma", self.measured_sigma)
+            put("meta", np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     def load(self, path: str | os.PathLike) -> bool:
         """Continue from :meth:`save`'s file if it exists and was written by this spot, settings and
@@ -353,11 +361,12 @@ class JointSolve:
                 self.corrections[e.node] = (data[f"d/{i}/oop"].copy(), data[f"d/{i}/ip"].copy())
                 self.correction_sums[e.node] = (data[f"dsum/{i}/oop"].copy(), data[f"dsum/{i}/ip"].copy())
                 for j, f in enumerate(e.flops):
+                    prefix = f"post/{i}/{j}/"
+                    f.solver.load_state({k[len(prefix):]: data[k] for k in data.files
+                                         if k.startswith(prefix) and k[len(prefix):] not in WEIGHTS_AND_COUNT})
                     weights = [np.zeros(1326), np.zeros(1326)]
                     for p in (0, 1):
-                        f.solver._state.regrets[p][:] = data[f"post/{i}/{j}/regrets{p}"]
-                        f.solver._state.strategy_sums[p][:] = data[f"post/{i}/{j}/sums{p}"]
-                        weights[p][f.solver.hands[p]] = data[f"post/{i}/{j}/weights{p}"]
+                        weights[p][f.solver.hands[p]] = data[f"{prefix}weights{p}"]
                     f.solver.set_ranges(tuple(weights))
                     f.solver.iterations = int(data[f"post/{i}/{j}/iterations"])
             self.preflop.load_state({k[len("preflop/"):]: data[k] for k in data.files if k.startswith("preflop/")})

@@ -81,7 +81,7 @@ def solve_ending_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLi
     print(f"{key}: ending {e.node} ({pot_type(e.node)}, {e.oop} vs {e.ip}) on {job.board}, pot {e.pot_bb:g}bb, "
           f"{e.behind_bb:g}bb behind, to {settings.accuracy_pct_pot:g}% of the pot", file=sys.stderr, flush=True)
     result = solve_spot(spot, settings.accuracy_pct_pot, settings.max_iterations, threads=threads,
-                        max_memory_mb=settings.max_memory_mb,
+                        max_memory_mb=settings.max_memory_mb, compression=settings.compression,
                         progress=lambda i, x: print(f"iteration {i}: exploitability {x:.4f}% of the pot",
                                                     file=sys.stderr, flush=True))
     rows = []

@@ -22,7 +22,7 @@ CHIP_FORMATS = ("cash", "mtt")
 MAX_BOARDS = 200  # flops per ending (fitting + held-out): far more than a measurement needs
 MAX_OUTER_ITERATIONS = 20
 MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
-                  "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
+                  "compression", "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
 """The keys that decide a spot's measured table (``spots`` and ``tolerance`` do not)."""
 
 
@@ -57,6 +57,7 @@ class SolvedSettings:
     accuracy_pct_pot: float  # target exploitability of each postflop solve, % of the pot
     max_iterations: int  # postflop solver iterations at most
     max_memory_mb: int  # the postflop solver refuses a tree that needs more
+    compression: bool  # postflop state in 16 bits (half the memory; values within ~0.001% of the pot)
     floor_weight: float  # own reach given to a class a seat does not bring (so it gets a value too)
     outer_iterations: int  # rounds of postflop solves; the chart is solved once more under the last table
     damping: float  # table k+1 = table k + damping x (measured - table k)
@@ -91,6 +92,9 @@ class SolvedSettings:
         if not isinstance(exchange, dict):
             raise ValueError("solved.exchange: expected a mapping with every and iterations")
         boards = _number(section, "boards", 1, MAX_BOARDS, integer=True)
+        compression = section.get("compression")
+        if not isinstance(compression, bool):
+            raise ValueError(f"solved.compression: {compression!r} must be true or false")
         heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
         return cls(
             spots=parsed,
@@ -102,6 +106,7 @@ class SolvedSettings:
             accuracy_pct_pot=float(_number(section, "accuracy_pct_pot", 1e-4, 100.0)),
             max_iterations=_number(section, "max_iterations", 1, 100_000, integer=True),
             max_memory_mb=_number(section, "max_memory_mb", 100, 1_000_000, integer=True),
+            compression=compression,
             floor_weight=float(_number(section, "floor_weight", 0.0, 1.0)),
             outer_iterations=_number(section, "outer_iterations", 1, MAX_OUTER_ITERATIONS, integer=True),
             damping=float(_number(section, "damping", 1e-3, 1.0)),
