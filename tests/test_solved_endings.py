@@ -283,6 +283,31 @@ def test_solved_class_values_weigh_combos_by_mass_and_flops_by_weight():
     assert np.isnan(values.ip[1]) and np.isnan(values.oop[0]) and values.mass_ip[0] == 16
 
 
+def test_flop_spread_is_the_sample_deviation_of_per_flop_class_values():
+    """Equal board weights: the spread is NumPy's sample standard deviation of the per-flop class
+    values (ddof=1); unequal weights: the reliability-weighted estimate; one flop: no spread."""
+    import pandas as pd
+
+    aa, aks = cards.CLASS_COMBOS[0], cards.CLASS_COMBOS[1]
+
+    def flop(ev_aa, ev_aks, weight):
+        frame = pd.DataFrame({"player": [1, 0], "combo": [aa[0], aks[0]], "class": [0, 1], "mass": [1.0, 1.0],
+                              "ev": [ev_aa, ev_aks]})
+        return frame, {"board_weight": weight}
+
+    evs = [(3.0, -1.0), (7.0, 0.5), (4.0, 2.0)]
+    oop, ip = V.flop_spread([flop(a, b, 0.25) for a, b in evs], contrib=(1.0, 2.0))
+    assert ip[0] == pytest.approx(np.std([a for a, _ in evs], ddof=1))
+    assert oop[1] == pytest.approx(np.std([b for _, b in evs], ddof=1))
+    assert np.isnan(ip[1]) and np.isnan(oop[0])
+    # weights 1 and 3 on values 3 and 7: mean 6, sum w (v - mean)^2 = 9 + 3 = 12, V1 - V2/V1 = 4 - 10/4
+    oop, ip = V.flop_spread([flop(3.0, 0.0, 1.0), flop(7.0, 0.0, 3.0)], contrib=(0.0, 0.0))
+    assert ip[0] == pytest.approx(np.sqrt(12 / 1.5))
+    assert np.all(np.isnan(V.flop_spread([flop(3.0, 0.0, 1.0)], contrib=(0.0, 0.0))[1]))
+    assert V.effective_flops(np.full(7, 0.3)) == pytest.approx(7.0)
+    assert V.effective_flops(np.array([1.0, 3.0])) == pytest.approx(16 / 10)
+
+
 def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
     def result(strategy):
         return {"nodes": [{"id": "", "actions": ["F", "R"], "reach": 1.0, "arrive_with": [0.25, 0.75],

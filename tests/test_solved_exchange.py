@@ -243,6 +243,7 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     zero = np.zeros(cards.N_CLASSES)
     plain = report_with({e.node: (zero, zero)})
     assert plain["gap_heldout_bb"] == plain["model_gap_heldout_bb"] > 0
+    assert "sampling_gap_bb" not in plain and "flop_spread_bb" not in plain["endings"][0]  # one flop: no spread
     q_oop, q_ip = (cards.CLASS_PRIOR * reach[s, k] for s in e.seats)
     solved = V.solved_class_values([(frame, record)], e.contrib)
     model = V.model_class_values(solve.model_payoffs, e.row, e.seats, q_oop, q_ip, equity_table.win, equity_table.tie)

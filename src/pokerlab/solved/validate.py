@@ -12,10 +12,17 @@ Its plan also holds ``heldout_boards`` flops per ending that no exchange touches
    table pays (model plus corrections, against the arriving ranges) and the held-out solved values,
    beside the gap of the model alone. A table that generalises closes most of the model's gap on
    held-out flops; one fitted to the noise of a few flops does not.
+
+Class values differ from flop to flop, so even a table exact for the ending's whole flop population
+shows a gap on a few held-out flops. With two or more held-out flops the report also gives that
+spread (:func:`pokerlab.solved.values.flop_spread`) and the gap it alone would cause between a table
+fitted on the ending's fitting flops and the held-out ones (``sampling_gap_bb``): a table near that
+figure is as good as its flop subset allows, and the spread says how many flops a smaller gap needs.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -69,6 +76,9 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
     row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
     table = read_ending_corrections(table_path)
     by_rank = measurements_by_rank(measurement_paths)
+    boards = pd.read_csv(boards_tsv, sep="\t", keep_default_na=False)
+    fitting_weights = boards[(boards["spot"] == spot.name) & (boards["heldout"].astype(str) != "True")] \
+        .groupby("rank")["weight"].apply(lambda w: w.to_numpy(dtype=np.float64))
     rows = []
     for e in read_plan_endings(arrivals_tsv).itertuples(index=False):
         row: dict[str, Any] = {"node": e.node, "reach": float(e.reach)}
@@ -89,14 +99,22 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
                     "postflop_exploitability_pct_pot": float(np.mean([m[1]["exploitability_pct_pot"]
                                                                       for m in measured])),
                     "postflop_cpu_seconds": float(sum(m[1]["cpu_seconds"] for m in measured))})
+        if len(measured) >= 2 and int(e.rank) in fitting_weights.index:
+            spread = V.flop_spread(measured, contrib)
+            n = V.effective_flops(fitting_weights[int(e.rank)])
+            m = V.effective_flops(np.array([r["board_weight"] for _, r in measured]))
+            row.update({"flop_spread_bb": V.role_mean(spread, q_oop, q_ip),
+                        "sampling_gap_bb": math.sqrt(2 / math.pi) * math.sqrt(1 / n + 1 / m)
+                        * V.role_mean(spread, q_oop, q_ip),
+                        "fitting_flops_effective": n, "heldout_flops_effective": m})
         rows.append(row)
     valued = [r for r in rows if "skipped" not in r]
     report: dict[str, Any] = {"spot": spot.name, "flop_subset": str(boards_tsv),
                               "endings": [{k: round(v, FIGURE_DECIMALS) if isinstance(v, float) else v
                                            for k, v in r.items()} for r in rows]}
     weight = sum(r["reach"] for r in valued)
-    for key in ("model_gap_heldout_bb", "gap_heldout_bb"):
-        if weight > 0:
+    for key in ("model_gap_heldout_bb", "gap_heldout_bb", "flop_spread_bb", "sampling_gap_bb"):
+        if weight > 0 and all(key in r for r in valued):
             report[key] = round(sum(r["reach"] * r[key] for r in valued) / weight, FIGURE_DECIMALS)
     write_json_atomic(out_path, report)
     return report

@@ -116,13 +116,52 @@ def corrected_values(model: tuple[np.ndarray, np.ndarray], d: tuple[np.ndarray, 
     return model[0] + d[0] - _mean(d[1], q_ip), model[1] + d[1] - _mean(d[0], q_oop)
 
 
+def role_mean(per_class: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray, q_ip: np.ndarray) -> float:
+    """The (oop, ip) per-class figures averaged over each role's classes, weighted by the role's class
+    distribution, then over the two roles. Classes with a non-finite figure are left out."""
+    means = []
+    for figure, q in zip(per_class, (q_oop, q_ip)):
+        keep = np.isfinite(figure) & (q > 0)
+        means.append(_mean(figure[keep], q[keep]) if keep.any() else 0.0)
+    return float(np.mean(means))
+
+
 def valuation_gap(values: tuple[np.ndarray, np.ndarray], solved: ClassValues, q_oop: np.ndarray,
                   q_ip: np.ndarray) -> float:
     """Mean absolute difference (bb) between ``values`` (oop, ip) and the solved class values, each
     role's classes weighted by the role's class distribution, the two roles averaged. Classes without
     a solved value are left out."""
-    gaps = []
-    for value, target, q in ((values[0], solved.oop, q_oop), (values[1], solved.ip, q_ip)):
-        keep = np.isfinite(target) & (q > 0)
-        gaps.append(_mean(np.abs(value[keep] - target[keep]), q[keep]) if keep.any() else 0.0)
-    return float(np.mean(gaps))
+    return role_mean((np.abs(values[0] - solved.oop), np.abs(values[1] - solved.ip)), q_oop, q_ip)
+
+
+def effective_flops(weights: np.ndarray) -> float:
+    """The effective number of flops of a weighted subset, ``(sum w)^2 / sum w^2``: the count of
+    equally weighted flops whose mean has the same sampling variance."""
+    w = np.asarray(weights, dtype=np.float64)
+    return float(w.sum() ** 2 / (w @ w))
+
+
+def flop_spread(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(oop, ip) per-class spread (bb) of the solved values between the flops of ``measurements``: the
+    board-weighted standard deviation of each flop's class value (:func:`solved_class_values` of that
+    flop alone), with the correction that makes it unbiased for reliability weights (equal weights
+    give the sample standard deviation). NaN where fewer than two flops value the class.
+
+    A per-ending table fitted on ``n`` such flops and checked on ``m`` others differs from their mean,
+    through sampling alone, by about ``sqrt(2/pi) * spread * sqrt(1/n + 1/m)`` per class (normal
+    errors), the floor :func:`pokerlab.solved.validate.validation_report` reports."""
+    weights = np.array([float(record["board_weight"]) for _, record in measurements])
+    per_flop = [solved_class_values([m], contrib) for m in measurements]
+    out = []
+    for role in ROLES:
+        values = np.array([v.role(role) for v in per_flop])  # (flops, classes)
+        present = np.isfinite(values)
+        w = np.where(present, weights[:, None], 0.0)
+        v1, v2 = w.sum(axis=0), (w * w).sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(present, w * values, 0.0).sum(axis=0) / v1
+            squares = np.where(present, w * (values - mean) ** 2, 0.0).sum(axis=0)
+            spread = np.sqrt(squares / (v1 - v2 / v1))
+        out.append(np.where(present.sum(axis=0) >= 2, spread, np.nan))
+    return out[0], out[1]
