@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.cards import COMBO_CARDS
+
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = (
     "high card",
@@ -292,6 +294,9 @@ SUIT_RANK_KEY, FLUSH_RANK, ROW_BASE, MULTISET_RANK = _fast_tables()
 
 CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 """Packed-mask bit of each card: suit ``s`` occupies bits ``16 s .. 16 s + 12``."""
+COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
+"""(1326,) int64: each combo's two card bits (combos as :data:`pokerlab.cards.COMBO_CARDS`): one mask
+both detects card collisions and is what :func:`rank_of_packed` evaluates."""
 
 
 @njit(cache=True, inline="always")

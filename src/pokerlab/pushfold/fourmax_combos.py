@@ -40,10 +40,10 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab import cards
-from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, COMBO_BITS, rank_of_packed
 from pokerlab.pushfold.fees import PushFoldGame
 from pokerlab.pushfold.fourmax import INFOSET_INDEX, INFOSETS, POSITIONS, SEATS
-from pokerlab.pushfold.multiway import CLASS_COMBO_TABLE, CLASS_COMBO_COUNT, COMBO_BITS, deal_board, deal_class_tuple
+from pokerlab.pushfold.multiway import CLASS_COMBO_TABLE, CLASS_COMBO_COUNT, deal_board, deal_class_tuple
 from pokerlab.rng import below, stream_state
 
 BLOCK = 16384

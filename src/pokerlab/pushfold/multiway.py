@@ -26,12 +26,9 @@ import numpy as np
 from numba import njit
 
 from pokerlab import cards
-from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, COMBO_BITS, rank_of_packed
 from pokerlab.rng import below, uniform
 
-_COMBO_CARDS = cards.COMBO_CARDS.astype(np.int64)
-COMBO_BITS = CARD_BITS[_COMBO_CARDS[:, 0]] | CARD_BITS[_COMBO_CARDS[:, 1]]
-"""(1326,) int64: each combo's two card bits (:data:`pokerlab.evaluator.CARD_BITS`)."""
 CLASS_COMBO_TABLE = np.full((cards.N_CLASSES, 12), -1, dtype=np.int64)
 """(169, 12) int64: each class's combos, padded with -1 (for compiled code)."""
 for _k, _combos in enumerate(cards.CLASS_COMBOS):

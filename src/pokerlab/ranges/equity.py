@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards import COMBO_CARDS, COMBO_INDEX, N_COMBOS, parse_combo
-from pokerlab.evaluator import CARD_BITS, rank_of_packed
+from pokerlab.evaluator import CARD_BITS, COMBO_BITS, rank_of_packed
 from pokerlab.ranges.range import Range, as_cards, as_range
 from pokerlab.rng import below, next_u64, uniform
 
@@ -59,9 +59,6 @@ AUTO_EXACT_WORK = 3e8
 _METHODS = ("auto", "rejection", "importance", "exact")
 _MAX_TUPLES = 2_000_000  # hand tuples held in memory by exact enumeration
 
-# Cards as bits of the evaluator's packed 64-bit mask: one mask both detects card
-# collisions and is what ``rank_of_packed`` evaluates.
-_COMBO_BITS = CARD_BITS[COMBO_CARDS[:, 0]] | CARD_BITS[COMBO_CARDS[:, 1]]
 _COMBO_CARDS = COMBO_CARDS.astype(np.int64)
 _N_OUTCOMES = 3  # win, tie, pot share
 
@@ -464,7 +461,7 @@ def _hand_tuples(players: Sequence[Range], n_support, support, limit: float):
     used = np.zeros(1, dtype=np.int64)
     for i, r in enumerate(players):
         combos = support[i, : n_support[i]]
-        bits = _COMBO_BITS[combos]
+        bits = COMBO_BITS[combos]
         if idx.shape[0] * combos.size > limit:
             return None
         ok = (used[:, None] & bits[None, :]) == 0
@@ -576,7 +573,7 @@ def multiway_equity(
             if tuples.shape[0] == 0:
                 raise ValueError("no deal is possible: the ranges cannot be dealt together (every combination shares a card)")
             acc = _exact_kernel(
-                tuples, tuple_weights, support, n_support, _COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal,
+                tuples, tuple_weights, support, n_support, COMBO_BITS, deal.board_packed, deal.deck, deal.n_deal,
                 layer_amount, layer_eligible,
             )
             deals = tuples.shape[0] * math.comb(deal.deck.size - 2 * len(deal.players), deal.n_deal)
@@ -591,7 +588,7 @@ def multiway_equity(
     if method == "rejection":
         cap = int(max_attempts if max_attempts is not None else 1000 * trials)
         acc, accepted, attempts = _rejection_kernel(
-            prob, alias, support, n_support, _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
+            prob, alias, support, n_support, COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck, deal.n_deal,
             trials, cap, np.uint64(seed % 2**64), layer_amount, layer_eligible,
         )  # fmt: skip
         if accepted < trials:
@@ -609,7 +606,7 @@ def multiway_equity(
             card_mass[i] += np.bincount(COMBO_CARDS[:, col], weights=weights[i], minlength=52)
     acc = _importance_kernel(
         prob, alias, support, n_support, weights, card_mass, weights.sum(axis=1), _COMBO_CARDS,
-        COMBO_INDEX.astype(np.int64), _COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
+        COMBO_INDEX.astype(np.int64), COMBO_BITS, deal.board_packed, deal.dead_packed, deal.deck,
         deal.n_deal, trials, np.uint64(seed % 2**64), layer_amount, layer_eligible,
     )  # fmt: skip
     return _result(deal, acc, "importance", trials, trials)
@@ -629,7 +626,7 @@ def hero_equity_vs_combos(hero: str, board="", samples: int = 4000, seed: int = 
     board_packed = int(np.bitwise_or.reduce(CARD_BITS[board_cards])) if board_cards else 0
     n_deal = 5 - len(board_cards)
     exact = n_deal <= 2
-    eq, count = _hand_vs_combos_kernel(np.int64(_COMBO_BITS[hero_combo]), _COMBO_BITS, live, np.int64(board_packed),
+    eq, count = _hand_vs_combos_kernel(np.int64(COMBO_BITS[hero_combo]), COMBO_BITS, live, np.int64(board_packed),
                                        deck, n_deal, 0 if exact else int(samples), np.uint64(seed))
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(count > 0, eq / np.maximum(count, 1), np.nan)
