@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -66,46 +67,70 @@ def heldout_keys(spot_name: str, endings: int, boards: int, heldout: int) -> lis
     return [f"{spot_name}/e{e}/b{b}" for e in range(endings) for b in range(boards, boards + heldout)]
 
 
+@dataclass(frozen=True)
+class ArrivedEnding:
+    """A planned ending with the ranges a chart brings there: its ``rank`` and ``node``, ``reach``
+    (share of deals), the (oop, ip) ``seats`` and their ``contrib`` (bb), the class distributions
+    ``q_oop``/``q_ip`` (prior x own reach) and the ``model``'s (oop, ip) class values against them
+    (:func:`pokerlab.solved.values.model_class_values`; None if the chart does not reach it)."""
+
+    rank: int
+    node: str
+    reach: float
+    seats: tuple[int, int]
+    contrib: tuple[float, float]
+    q_oop: np.ndarray
+    q_ip: np.ndarray
+    model: tuple[np.ndarray, np.ndarray] | None
+
+
+def arrived_endings(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
+                    arrivals_tsv: str | os.PathLike) -> list[ArrivedEnding]:
+    """The endings of ``arrivals_tsv`` (:func:`write_arrivals`'s table) with what valuing them needs."""
+    tree = build_tree(spot, sizing)
+    payoffs = chip_ev_payoffs(tree, base.postflop, base.class_edges, base.aggressor)
+    row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
+    out = []
+    for e in read_plan_endings(arrivals_tsv).itertuples(index=False):
+        seats, contrib = ending_roles(tree, e.node)
+        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
+        model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie) if e.reach > 0 else None
+        out.append(ArrivedEnding(int(e.rank), e.node, float(e.reach), seats, contrib, q_oop, q_ip, model))
+    return out
+
+
 def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
                       table_path: str | os.PathLike, arrivals_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
                       measurement_paths: list[str | os.PathLike], out_path: str | os.PathLike) -> dict[str, Any]:
     """Step 3 (see the module docstring); writes and returns the report. Endings the table does not
     value, or with no held-out measurement, are listed with their reason."""
-    tree = build_tree(spot, sizing)
-    payoffs = chip_ev_payoffs(tree, base.postflop, base.class_edges, base.aggressor)
-    row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
     table = read_ending_corrections(table_path)
     by_rank = measurements_by_rank(measurement_paths)
     boards = pd.read_csv(boards_tsv, sep="\t", keep_default_na=False)
     fitting_weights = boards[(boards["spot"] == spot.name) & (boards["heldout"].astype(str) != "True")] \
         .groupby("rank")["weight"].apply(lambda w: w.to_numpy(dtype=np.float64))
     rows = []
-    for e in read_plan_endings(arrivals_tsv).itertuples(index=False):
-        row: dict[str, Any] = {"node": e.node, "reach": float(e.reach)}
-        measured = by_rank.get(int(e.rank), [])
-        if e.node not in table.endings or not measured or e.reach <= 0:
+    for e in arrived_endings(spot, sizing, base, win, tie, arrivals_tsv):
+        row: dict[str, Any] = {"node": e.node, "reach": e.reach}
+        measured = by_rank.get(e.rank, [])
+        if e.node not in table.endings or not measured or e.model is None:
             row["skipped"] = ("not in the table" if e.node not in table.endings else
-                              "not reached by the chart" if e.reach <= 0 else "no held-out flop")
+                              "not reached by the chart" if e.model is None else "no held-out flop")
             rows.append(row)
             continue
-        seats, contrib = ending_roles(tree, e.node)
-        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
-        solved = V.solved_class_values(measured, contrib)
-        model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie)
-        paid = V.corrected_values(model, table.endings[e.node], q_oop, q_ip)
+        solved = V.solved_class_values(measured, e.contrib)
+        paid = V.corrected_values(e.model, table.endings[e.node], e.q_oop, e.q_ip)
         row.update({"flops": [m[1]["board"] for m in measured],
-                    "model_gap_heldout_bb": V.valuation_gap(model, solved, q_oop, q_ip),
-                    "gap_heldout_bb": V.valuation_gap(paid, solved, q_oop, q_ip),
+                    "model_gap_heldout_bb": V.valuation_gap(e.model, solved, e.q_oop, e.q_ip),
+                    "gap_heldout_bb": V.valuation_gap(paid, solved, e.q_oop, e.q_ip),
                     "postflop_exploitability_pct_pot": float(np.mean([m[1]["exploitability_pct_pot"]
                                                                       for m in measured])),
                     "postflop_cpu_seconds": float(sum(m[1]["cpu_seconds"] for m in measured))})
-        if len(measured) >= 2 and int(e.rank) in fitting_weights.index:
-            spread = V.flop_spread(measured, contrib)
-            n = V.effective_flops(fitting_weights[int(e.rank)])
+        if len(measured) >= 2 and e.rank in fitting_weights.index:
+            spread = V.role_mean(V.flop_spread(measured, e.contrib), e.q_oop, e.q_ip)
+            n = V.effective_flops(fitting_weights[e.rank])
             m = V.effective_flops(np.array([r["board_weight"] for _, r in measured]))
-            row.update({"flop_spread_bb": V.role_mean(spread, q_oop, q_ip),
-                        "sampling_gap_bb": math.sqrt(2 / math.pi) * math.sqrt(1 / n + 1 / m)
-                        * V.role_mean(spread, q_oop, q_ip),
+            row.update({"flop_spread_bb": spread, "sampling_gap_bb": math.sqrt(2 / math.pi * (1 / n + 1 / m)) * spread,
                         "fitting_flops_effective": n, "heldout_flops_effective": m})
         rows.append(row)
     valued = [r for r in rows if "skipped" not in r]
