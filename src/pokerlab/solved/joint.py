@@ -61,11 +61,31 @@ MEASURE_EVERY = 5  # exchanges between two measurements of the joint exploitabil
 
 @dataclass
 class FlopSolve:
-    """One re-valued ending on one fitting flop: its postflop solver and its flop's weight."""
+    """One re-valued ending on one fitting flop: its plan job ``key``, board and weight, its postflop
+    ``spot`` (with the ranges of the plan: the combos every later range weighs) and, when the flop is
+    solved in this process, its ``solver`` (None when its own jobs solve it: :mod:`.rounds`)."""
 
+    key: str
     board: str
     weight: float
-    solver: PostflopSolver
+    spot: PostflopSpot
+    solver: PostflopSolver | None = None
+
+    def new_solver(self, settings: SolvedSettings) -> PostflopSolver:
+        return PostflopSolver(self.spot, settings.max_memory_mb, compression=settings.compression)
+
+
+Measured = dict[str, list[tuple[pd.DataFrame, dict]]]
+"""Per re-valued ending (its node), one ``(frame, record)`` per fitting flop: per-combo values
+(:func:`measurement`) with at least the record's ``board_weight``."""
+
+
+def flop_ranges(spot: PostflopSpot, own_reach: tuple[np.ndarray, np.ndarray], floor: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The (oop, ip) root weights a flop solve of ``spot`` takes from the seats' own reach per class
+    (floored at ``floor``, spread over the class's combos, the board's combos removed)."""
+    oop, ip = ending_ranges(own_reach[0], own_reach[1], floor)
+    return dataclasses.replace(spot, oop_range=oop, ip_range=ip).ranges
 
 
 @dataclass
@@ -115,6 +135,13 @@ def sigma_change(tree: Tree, new: np.ndarray, old: np.ndarray, reach: np.ndarray
     return {"max_pp": round(worst, 6), "mean_pp": round(total / weight if weight > 0 else 0.0, 6)}
 
 
+def measured_after(exchanges: int, iteration: int, until: int) -> bool:
+    """Whether the joint exploitability is measured after exchange number ``exchanges`` (1-based),
+    which ended at preflop ``iteration`` of a run to ``until``: every :data:`MEASURE_EVERY` exchanges
+    and after the last."""
+    return exchanges % MEASURE_EVERY == 0 or iteration == until
+
+
 class JointSolve:
     """The exchanging solve of one spot (see the module docstring). ``endings_tsv``/``boards_tsv``:
     the plan of the model's solve (which endings are re-valued, and their flop subsets); the
@@ -122,11 +149,12 @@ class JointSolve:
 
     def __init__(self, spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
                  settings: SolvedSettings, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
-                 log: TextIO | None = None):
+                 log: TextIO | None = None, resident: bool = True):
         if settings.floor_weight <= 0:
             raise ValueError("solved.floor_weight: the exchanging solve needs a positive floor (its postflop solves keep "
                              "the same combos while the ranges move)")
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
+        self.resident = resident
         self.tree = build_tree(spot, sizing)
         self.model_payoffs = chip_ev_payoffs(self.tree, base.postflop, base.class_edges, base.aggressor)
         row_of = {self.tree.nodes[k].id: z for z, k in enumerate(self.model_payoffs.nodes)}
@@ -145,8 +173,10 @@ class JointSolve:
                     continue
                 postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
                                              settings.bet_tree_for(e.node))
-                solver = PostflopSolver(postflop_spot, settings.max_memory_mb, compression=settings.compression)
-                flops.append(FlopSolve(job.board, job.weight, solver))
+                flop = FlopSolve(job.key, job.board, job.weight, postflop_spot)
+                if resident:
+                    flop.solver = flop.new_solver(settings)
+                flops.append(flop)
             self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
@@ -173,35 +203,53 @@ class JointSolve:
         """The preflop solver on the game paid by the current corrections, its state kept."""
         self.preflop = self._preflop_on(self._table(self.corrections))
 
-    def _arrive(self, e: Ending, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Give ending ``e``'s postflop solves the ranges of the preflop own ``reach`` (seats, nodes,
-        classes), floored; returns the (oop, ip) class distributions (prior x own reach)."""
+    def own_reach(self, e: Ending, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (oop, ip) seats' own reach per class at ending ``e`` under the preflop ``reach`` (seats,
+        nodes, classes)."""
         k = self.tree.index[e.node]
-        pi_oop, pi_ip = reach[e.seats[0], k], reach[e.seats[1], k]
-        oop, ip = ending_ranges(pi_oop, pi_ip, self.settings.floor_weight)
+        return reach[e.seats[0], k], reach[e.seats[1], k]
+
+    def _arrive(self, e: Ending, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Give ending ``e``'s resident postflop solves the ranges of the preflop own ``reach``; returns
+        the (oop, ip) class distributions (prior x own reach)."""
+        own = self.own_reach(e, reach)
         for f in e.flops:
-            f.solver.set_ranges(dataclasses.replace(f.solver.spot, oop_range=oop, ip_range=ip).ranges)
-        return CLASS_PRIOR * pi_oop, CLASS_PRIOR * pi_ip
+            f.solver.set_ranges(flop_ranges(f.solver.spot, own, self.settings.floor_weight))
+        return CLASS_PRIOR * own[0], CLASS_PRIOR * own[1]
 
     @property
     def iteration(self) -> int:
         return self.preflop.iteration
 
     def exchange(self, iterations: int) -> dict[str, Any]:
-        """One exchange of ``iterations`` iterations on both sides (steps 1-3 of the module docstring);
-        returns its history row."""
+        """One exchange of ``iterations`` iterations on both sides (steps 1-3 of the module docstring),
+        the postflop solves resident; returns its history row."""
         start = time.perf_counter()
         cpu = sum(os.times()[:2])
-        self.preflop.iterate(iterations)
-        reach = self.preflop.reach_under(self.preflop.sigma)
-        change, gaps = 0.0, []
+        reach = self.preflop_step(iterations)
+        measured: Measured = {}
         for e in self.endings:
-            q_oop, q_ip = self._arrive(e, reach)
-            measured = []
+            self._arrive(e, reach)
+            measured[e.node] = []
             for f in e.flops:
                 f.solver.run(iterations)
-                measured.append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
-            solved = V.solved_class_values(measured, e.contrib)
+                measured[e.node].append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
+        return self.take_measurements(reach, measured, time.perf_counter() - start, sum(os.times()[:2]) - cpu)
+
+    def preflop_step(self, iterations: int) -> np.ndarray:
+        """Step 1: the preflop iterations; returns the current strategy's reach (seats, nodes, classes)."""
+        self.preflop.iterate(iterations)
+        return self.preflop.reach_under(self.preflop.sigma)
+
+    def take_measurements(self, reach: np.ndarray, measured: Measured, wall_seconds: float,
+                          cpu_seconds: float) -> dict[str, Any]:
+        """Step 3: the corrections measured on the postflop current strategies (``measured``) against
+        the ranges of ``reach`` (what :meth:`preflop_step` returned), the preflop game rebuilt on them;
+        appends and returns the exchange's history row."""
+        change, gaps = 0.0, []
+        for e in self.endings:
+            q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
+            solved = V.solved_class_values(measured[e.node], e.contrib)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
             gaps.append(V.valuation_gap(used, solved, q_oop, q_ip))
@@ -217,26 +265,40 @@ class JointSolve:
         self._rebuild_preflop()
         row = {"iteration": self.iteration, "correction_change_bb": round(change, 6),
                "gap_before_bb": round(float(np.max(gaps)) if gaps else 0.0, 6),
-               "wall_seconds": round(time.perf_counter() - start, 2),
-               "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2)}
+               "wall_seconds": round(wall_seconds, 2), "cpu_seconds": round(cpu_seconds, 2)}
         self.history.append(row)
         return row
 
-    def joint_exploitability(self) -> dict[str, Any]:
+    def profile_measurements(self) -> tuple[Measured, Measured]:
+        """The resident postflop solves' per-combo values under the average profile, for
+        :meth:`joint_exploitability` and :meth:`fitting_gaps`: each flop solve takes the ranges of the
+        preflop average strategy and is read with its average strategy (Mode.EVALUATE) and with the
+        best response to it (Mode.BEST_RESPONSE)."""
+        reach = self.preflop.reach_under(self.preflop.average_sigma())
+        evaluate: Measured = {}
+        best: Measured = {}
+        for e in self.endings:
+            self._arrive(e, reach)
+            evaluate[e.node] = [(measurement(f.solver, Mode.EVALUATE), {"board_weight": f.weight}) for f in e.flops]
+            best[e.node] = [(measurement(f.solver, Mode.BEST_RESPONSE), {"board_weight": f.weight}) for f in e.flops]
+        return evaluate, best
+
+    def joint_exploitability(self, measured: tuple[Measured, Measured] | None = None) -> dict[str, Any]:
         """Each seat's gain (bb/hand) from a best response to the average profile in the game whose
         endings are played out on the fitting flops: preflop from :attr:`preflop`'s average, postflop
-        from each flop solve's average. At a solved ending the best-responding seat's class is worth its
+        from each flop solve's average (``measured``: :meth:`profile_measurements`, taken from the
+        resident solves if None). At a solved ending the best-responding seat's class is worth its
         postflop best-response value against the other seat's average range and strategy, elsewhere the
         preflop payoffs hold. Exact up to the floor weight the postflop solves give absent classes."""
+        evaluate, best = measured if measured is not None else self.profile_measurements()
         reach = self.preflop.reach_under(self.preflop.average_sigma())
         # per ending and role: the class values on the average profile and the best response's
         worth: dict[str, dict[str, list[np.ndarray]]] = {"profile": {}, "best": {}}
         for e in self.endings:
-            q_oop, q_ip = self._arrive(e, reach)
+            q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
-            for kind, mode in (("profile", Mode.EVALUATE), ("best", Mode.BEST_RESPONSE)):
-                measured = [(measurement(f.solver, mode), {"board_weight": f.weight}) for f in e.flops]
-                solved = V.solved_class_values(measured, e.contrib)
+            for kind, values in (("profile", evaluate), ("best", best)):
+                solved = V.solved_class_values(values[e.node], e.contrib)
                 worth[kind][e.node] = [np.nan_to_num(solved.role(V.ROLES[r]) - model[r]) for r in (0, 1)]
         zero = np.zeros(N_CLASSES)
         gains = {}
@@ -252,18 +314,20 @@ class JointSolve:
             gains[position] = round(float(value["best"][0] - value["profile"][1]), 6)
         return {"iteration": self.iteration, "gain_bb": gains}
 
-    def fitting_gaps(self, table: EndingCorrections) -> list[dict[str, Any]]:
-        """Per ending, on its fitting flops under the average profile (preflop and postflop): the mean
+    def fitting_gaps(self, table: EndingCorrections, evaluate: Measured | None = None) -> list[dict[str, Any]]:
+        """Per ending, on its fitting flops under the average profile (preflop and postflop; ``evaluate``:
+        the first of :meth:`profile_measurements`, taken from the resident solves if None): the mean
         absolute gap (bb, :func:`pokerlab.solved.values.valuation_gap`) between the solved class values
         and the model's (``model_gap_bb``), and the model plus ``table``'s (``gap_fitting_bb``), with the
         conservation residual of those flops."""
+        if evaluate is None:
+            evaluate = self.profile_measurements()[0]
         reach = self.preflop.reach_under(self.preflop.average_sigma())
         rows = []
         for e in self.endings:
-            q_oop, q_ip = self._arrive(e, reach)
+            q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
-            solved = V.solved_class_values([(measurement(f.solver, Mode.EVALUATE), {"board_weight": f.weight})
-                                            for f in e.flops], e.contrib)
+            solved = V.solved_class_values(evaluate[e.node], e.contrib)
             paid = V.corrected_values(model, table.endings[e.node], q_oop, q_ip)
             rows.append({"node": e.node, "flops": [f.board for f in e.flops],
                          "model_gap_bb": round(V.valuation_gap(model, solved, q_oop, q_ip), 6),
@@ -290,24 +354,31 @@ class JointSolve:
         last_save = time.perf_counter()
         while self.iteration < until:
             row = self.exchange(min(self.settings.exchange_every, until - self.iteration))
-            if len(self.history) % MEASURE_EVERY == 0 or self.iteration == until:
-                row["joint_gain_bb"] = self.joint_exploitability()["gain_bb"]
-                sigma = self.preflop.average_sigma()
-                if self.measured_sigma is not None:
-                    row["average_change"] = sigma_change(self.tree, sigma, self.measured_sigma,
-                                                         self.preflop.reach_under(sigma))
-                self.measured_sigma = sigma
-            if self.log is not None:
-                print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
-                      f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
-                      f"({row['wall_seconds']:.1f} s)"
-                      + (f", joint exploitability {row['joint_gain_bb']} bb" if "joint_gain_bb" in row else ""),
-                      file=self.log, flush=True)
+            if measured_after(len(self.history), self.iteration, until):
+                self.record_profile(row)
+            self.log_row(row, until)
             if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
                 self.save(checkpoint)
                 last_save = time.perf_counter()
         if checkpoint is not None:
             self.save(checkpoint)
+
+    def record_profile(self, row: dict[str, Any], measured: tuple[Measured, Measured] | None = None) -> None:
+        """Add the joint exploitability (``measured``: as :meth:`joint_exploitability` takes it) and the
+        average strategy's change since the last such row to history ``row``."""
+        row["joint_gain_bb"] = self.joint_exploitability(measured)["gain_bb"]
+        sigma = self.preflop.average_sigma()
+        if self.measured_sigma is not None:
+            row["average_change"] = sigma_change(self.tree, sigma, self.measured_sigma, self.preflop.reach_under(sigma))
+        self.measured_sigma = sigma
+
+    def log_row(self, row: dict[str, Any], until: int) -> None:
+        if self.log is not None:
+            print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
+                  f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
+                  f"({row['wall_seconds']:.1f} s)"
+                  + (f", joint exploitability {row['joint_gain_bb']} bb" if "joint_gain_bb" in row else ""),
+                  file=self.log, flush=True)
 
     # --- state --------------------------------------------------------------------------------
 
@@ -316,7 +387,8 @@ class JointSolve:
         longer run continues a shorter one."""
         raw = {**self.settings.raw, "exchange": {"every": self.settings.exchange_every}}
         return json.dumps({"spot": self.spot.name, "settings": settings_sha256(raw), "boards": self.boards_sha256,
-                           "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings]}, sort_keys=True)
+                           "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings],
+                           "postflop_inside": self.resident}, sort_keys=True)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the whole state (a NumPy ``.npz``, atomically), one postflop solve's arrays at a time so
@@ -336,6 +408,8 @@ class JointSolve:
                 put(f"dsum/{i}/oop", self.correction_sums[e.node][0])
                 put(f"dsum/{i}/ip", self.correction_sums[e.node][1])
                 for j, f in enumerate(e.flops):
+                    if f.solver is None:
+                        continue
                     for name, array in f.solver.state().items():
                         put(f"post/{i}/{j}/{name}", array)
                     for p in (0, 1):
@@ -361,6 +435,8 @@ class JointSolve:
                 self.corrections[e.node] = (data[f"d/{i}/oop"].copy(), data[f"d/{i}/ip"].copy())
                 self.correction_sums[e.node] = (data[f"dsum/{i}/oop"].copy(), data[f"dsum/{i}/ip"].copy())
                 for j, f in enumerate(e.flops):
+                    if f.solver is None:
+                        continue
                     prefix = f"post/{i}/{j}/"
                     f.solver.load_state({k[len(prefix):]: data[k] for k in data.files
                                          if k.startswith(prefix) and k[len(prefix):] not in WEIGHTS_AND_COUNT})
@@ -377,11 +453,13 @@ class JointSolve:
 
 
 def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str | os.PathLike,
-                  chart_path: str | os.PathLike, report_path: str | os.PathLike) -> dict[str, Any]:
+                  chart_path: str | os.PathLike, report_path: str | os.PathLike,
+                  evaluate: Measured | None = None) -> dict[str, Any]:
     """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
     table; its nodes are written whatever its status, as a measurement) and the report (the exchange
-    history, the joint exploitability and each ending's valuation gaps on its fitting flops)."""
+    history, the joint exploitability and each ending's valuation gaps on its fitting flops, from
+    ``evaluate`` if given: see :meth:`JointSolve.fitting_gaps`)."""
     table = solve.averaged_table(provenance)
     last_row = solve.history[-1] if solve.history else {}
     gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
@@ -394,7 +472,7 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     chart["settings"]["solved_method"] = {"method": "exchange", "every": solve.settings.exchange_every,
                                           "exploitability": "joint, over the fitting flops"}
     report = {"spot": solve.spot.name, "iterations": solve.iteration, "exploitability_per_seat": gains,
-              "exchanges_averaged": solve.summed, "endings": solve.fitting_gaps(table), "history": solve.history}
+              "exchanges_averaged": solve.summed, "endings": solve.fitting_gaps(table, evaluate), "history": solve.history}
     write_ending_corrections(table_path, table)
     write_result(chart_path, chart)
     write_json_atomic(report_path, report)
