@@ -252,3 +252,60 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
     assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
     assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"
+
+
+def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, equity_table, tmp_path):
+    """pokerlab.solved.rounds: the preflop side and each flop solve as their own jobs per exchange,
+    through files, give the in-process solve's corrections, preflop state, postflop state, joint
+    exploitability, table and chart, bit for bit (measuring rounds included: 6 rounds, measured after
+    the 5th and the 6th)."""
+    from pokerlab.solved.rounds import finish, flop_job_name, flop_round, preflop_round, round_iterations
+
+    sizing, base, settings, plan = setting
+    settings = SolvedSettings.from_config({**settings.raw, "exchange": {"every": 2, "iterations": 12}})
+
+    def fresh(resident):
+        return JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, plan[1], plan[2],
+                          resident=resident)
+
+    inside = fresh(True)
+    inside.run(12)
+    write_outputs(inside, {"command": "test"}, tmp_path / "a.tsv", tmp_path / "a" / "result.json", tmp_path / "a.json")
+
+    rounds = round_iterations(settings.exchange_every, settings.exchange_iterations)
+    assert rounds == [2] * 6
+    keys = [f.key for e in fresh(False).endings for f in e.flops]
+    previous, measurements, flop_states = None, [], {}
+    for r in range(1, len(rounds) + 1):
+        folder = tmp_path / f"r{r}"
+        preflop_round(fresh(False), r, previous, measurements, folder / "preflop.npz", folder / "arrivals.npz")
+        measurements = []
+        for key in keys:
+            name = key.split("/", 3)[3]
+            state, measured = folder / f"{name}.npz", folder / f"{name}.parquet"
+            state.parent.mkdir(parents=True, exist_ok=True)
+            flop_round(fresh(False), key, flop_states.get(key), folder / "arrivals.npz", state, measured)
+            flop_states[key] = state
+            measurements.append(measured)
+        previous = (folder / "preflop.npz", folder / "arrivals.npz")
+    outside = fresh(False)
+    report = finish(outside, previous, measurements, {"command": "test"}, tmp_path / "b.tsv",
+                    tmp_path / "b" / "result.json", tmp_path / "b.json")
+
+    for name, array in inside.preflop.state().items():
+        np.testing.assert_array_equal(outside.preflop.state()[name], array, err_msg=name)
+    for node, (d_oop, d_ip) in inside.corrections.items():
+        np.testing.assert_array_equal(outside.corrections[node][0], d_oop)
+        np.testing.assert_array_equal(outside.corrections[node][1], d_ip)
+    (e,) = inside.endings
+    with np.load(flop_states[e.flops[0].key]) as data:
+        for name, array in e.flops[0].solver.state().items():
+            np.testing.assert_array_equal(data[name], array, err_msg=name)
+    timing = ("wall_seconds", "cpu_seconds")
+    strip = [{k: v for k, v in row.items() if k not in timing} for row in inside.history]
+    assert [{k: v for k, v in row.items() if k not in timing} for row in outside.history] == strip
+    assert [i for i, row in enumerate(strip) if "joint_gain_bb" in row] == [4, 5]
+    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    assert (tmp_path / "a" / "result.json").read_bytes() == (tmp_path / "b" / "result.json").read_bytes()
+    assert report["endings"] == json.loads((tmp_path / "a.json").read_text())["endings"]
+    assert flop_job_name(e.flops[0]) == e.flops[0].key.split("/", 3)[3]

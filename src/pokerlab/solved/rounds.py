@@ -1,0 +1,194 @@
+"""The exchanging solve as a chain of jobs: one job per exchange for the preflop side and one per
+exchange and fitting flop for each postflop solve, so a cluster spreads the flops, memory holds one
+postflop solve per job and every finished job is a checkpoint.
+
+It computes what :class:`pokerlab.solved.joint.JointSolve` computes with every postflop solve in one
+process, bit for bit. Exchange ``r`` (1-based, :func:`round_iterations` iterations each) is:
+
+- :func:`preflop_round` ``r``: continue from round ``r - 1``'s preflop state, take round ``r - 1``'s
+  measurements (the corrections, :meth:`JointSolve.take_measurements`, and at measuring rounds the
+  joint exploitability), run the round's preflop iterations and write the ranges the postflop solves
+  take (the seats' own reach per class at each re-valued ending: of the current strategy, and at a
+  measuring round also of the average one);
+- :func:`flop_round` ``r`` for every fitting flop: continue from its round ``r - 1`` state, take those
+  ranges, run as many iterations and write its per-combo values under its current strategy (and at a
+  measuring round, under the average ranges, its average strategy and the best response to it);
+- after the last round, :func:`finish` takes the last measurements and writes the table, the chart and
+  the report as :func:`pokerlab.solved.joint.write_outputs` does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pokerlab.fit.solves import read_measurement, write_measurement
+from pokerlab.io import atomic_path
+from pokerlab.postflop.solver import Mode
+from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, FlopSolve, JointSolve, Measured, flop_ranges, measured_after,
+                                   measurement, write_outputs)
+
+MODES = {"current": Mode.CURRENT, "evaluate": Mode.EVALUATE, "best_response": Mode.BEST_RESPONSE}
+"""What a flop round's measurement holds (column ``mode``): the current strategy's values, and at a
+measuring round the average profile's and the best response's."""
+
+
+def round_iterations(every: int, iterations: int) -> list[int]:
+    """The iterations of each round: ``every`` each, the last one what remains."""
+    return [min(every, iterations - start) for start in range(0, iterations, every)]
+
+
+def flop_job_name(flop: FlopSolve) -> str:
+    """``e{rank}/b{board}`` of a fitting flop (its plan key without the spot)."""
+    return "/".join(flop.key.rsplit("/", 2)[1:])
+
+
+def _write_arrays(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED, allowZip64=True) as out:
+        for name, array in arrays.items():
+            with out.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+
+def _meta_array(meta: dict[str, Any]) -> np.ndarray:
+    return np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
+
+
+def _read_meta(data) -> dict[str, Any]:
+    return json.loads(bytes(data["meta"]).decode())
+
+
+def read_round_measurements(solve: JointSolve, paths: list[str | os.PathLike]) -> dict[str, Measured]:
+    """The flop rounds' files, per :data:`MODES` key, grouped as :data:`~pokerlab.solved.joint.Measured`
+    in the order of ``solve``'s endings and flops; ``ValueError`` naming what is missing."""
+    by_key = {}
+    for path in paths:
+        frame, record = read_measurement(path)
+        by_key[record["key"]] = (frame, record)
+    out: dict[str, Measured] = {mode: {} for mode in MODES}
+    for e in solve.endings:
+        for mode in MODES:
+            out[mode][e.node] = []
+        for f in e.flops:
+            if f.key not in by_key:
+                raise ValueError(f"flop round measurements: none for {f.key} among {len(paths)} file(s)")
+            frame, record = by_key[f.key]
+            for mode in MODES:
+                part = frame[frame["mode"] == mode].drop(columns="mode").reset_index(drop=True)
+                if not part.empty:
+                    out[mode][e.node].append((part, record))
+    return out
+
+
+def _take_round(solve: JointSolve, arrivals_path: str | os.PathLike, measurement_paths: list[str | os.PathLike],
+                until: int) -> dict[str, Any]:
+    """Take the measurements of the round whose ranges ``arrivals_path`` holds (the solve continues
+    from that round's preflop state)."""
+    with np.load(arrivals_path) as data:
+        meta = _read_meta(data)
+    measured = read_round_measurements(solve, measurement_paths)
+    records = [r for m in measured["current"].values() for _, r in m]
+    cpu = meta["cpu_seconds"] + sum(r["cpu_seconds"] for r in records)
+    wall = meta["wall_seconds"] + max((r["wall_seconds"] for r in records), default=0.0)
+    reach = solve.preflop.reach_under(solve.preflop.sigma)
+    row = solve.take_measurements(reach, measured["current"], wall, cpu)
+    if meta["measured"]:
+        solve.record_profile(row, (measured["evaluate"], measured["best_response"]))
+    solve.log_row(row, until)
+    return measured
+
+
+def preflop_round(solve: JointSolve, r: int, previous: tuple[str | os.PathLike, str | os.PathLike] | None,
+                  measurement_paths: list[str | os.PathLike], out_state: str | os.PathLike,
+                  out_arrivals: str | os.PathLike) -> None:
+    """Round ``r`` of the preflop side (see the module docstring). ``solve``: a fresh
+    ``JointSolve(..., resident=False)``; ``previous``: round ``r - 1``'s (state, arrivals) files (None
+    for round 1) and ``measurement_paths`` its flop rounds' files."""
+    start, cpu = time.perf_counter(), sum(os.times()[:2])
+    rounds = round_iterations(solve.settings.exchange_every, solve.settings.exchange_iterations)
+    if not 1 <= r <= len(rounds):
+        raise ValueError(f"preflop round {r}: the run has rounds 1 to {len(rounds)}")
+    if (previous is None) != (r == 1):
+        raise ValueError(f"preflop round {r}: {'no' if r > 1 else 'a'} previous round given")
+    if previous is not None:
+        if not solve.load(previous[0]):
+            raise ValueError(f"{previous[0]}: not the state of this spot's exchange rounds (other settings or plan)")
+        if solve.iteration != sum(rounds[:r - 1]):
+            raise ValueError(f"{previous[0]}: at iteration {solve.iteration}, not round {r - 1}'s end")
+        _take_round(solve, previous[1], measurement_paths, sum(rounds))
+    reach = solve.preflop_step(rounds[r - 1])
+    measuring = measured_after(r, solve.iteration, sum(rounds))
+    arrays: dict[str, np.ndarray] = {}
+    average = solve.preflop.reach_under(solve.preflop.average_sigma()) if measuring else None
+    for e in solve.endings:
+        rank = flop_job_name(e.flops[0]).split("/")[0]
+        for kind, of in (("current", reach), ("average", average)):
+            if of is not None:
+                arrays[f"{kind}/{rank}/oop"], arrays[f"{kind}/{rank}/ip"] = solve.own_reach(e, of)
+    solve.save(out_state)
+    arrays["meta"] = _meta_array({"round": r, "iteration": solve.iteration, "iterations": rounds[r - 1],
+                                  "measured": measuring, "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),
+                                  "wall_seconds": round(time.perf_counter() - start, 2)})
+    _write_arrays(out_arrivals, arrays)
+
+
+def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | None,
+               arrivals_path: str | os.PathLike, out_state: str | os.PathLike,
+               out_measurement: str | os.PathLike) -> None:
+    """Round ``r`` of fitting flop ``key`` (its plan job key; ``r`` is the arrivals' round): see the
+    module docstring. ``solve``: a ``JointSolve(..., resident=False)`` of the spot (for the flop's
+    postflop spot, built as the in-process solve builds it); ``previous_state``: this flop's round
+    ``r - 1`` state (None for round 1)."""
+    start, cpu = time.perf_counter(), sum(os.times()[:2])
+    found = [f for e in solve.endings for f in e.flops if f.key == key]
+    if not found:
+        raise ValueError(f"flop round: {key} is not a fitting flop of this plan")
+    flop = found[0]
+    rank = flop_job_name(flop).split("/")[0]
+    with np.load(arrivals_path) as data:
+        meta = _read_meta(data)
+        own = {kind: (data[f"{kind}/{rank}/oop"], data[f"{kind}/{rank}/ip"]) for kind in ("current", "average")
+               if f"{kind}/{rank}/oop" in data.files}
+    r = meta["round"]
+    if (previous_state is None) != (r == 1):
+        raise ValueError(f"flop round {r} of {key}: {'no' if r > 1 else 'a'} previous state given")
+    solver = flop.new_solver(solve.settings)
+    if previous_state is not None:
+        with np.load(previous_state) as data:
+            solver.load_state({k: data[k] for k in data.files if k not in WEIGHTS_AND_COUNT + ("meta",)})
+            solver.iterations = int(data["iterations"])
+    if solver.iterations != meta["iteration"] - meta["iterations"]:
+        raise ValueError(f"flop round {r} of {key}: the state is at iteration {solver.iterations}, the round starts "
+                         f"at {meta['iteration'] - meta['iterations']}")
+    floor = solve.settings.floor_weight
+    solver.set_ranges(flop_ranges(flop.spot, own["current"], floor))
+    solver.run(meta["iterations"])
+    frames = [measurement(solver, Mode.CURRENT).assign(mode="current")]
+    if meta["measured"]:
+        solver.set_ranges(flop_ranges(flop.spot, own["average"], floor))
+        frames += [measurement(solver, MODES[m]).assign(mode=m) for m in ("evaluate", "best_response")]
+    _write_arrays(out_state, {**solver.state(), "iterations": np.array(solver.iterations)})
+    write_measurement(out_measurement, pd.concat(frames, ignore_index=True),
+                      {"key": key, "round": r, "board_weight": flop.weight, "iterations": solver.iterations,
+                       "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),
+                       "wall_seconds": round(time.perf_counter() - start, 2)})
+
+
+def finish(solve: JointSolve, last: tuple[str | os.PathLike, str | os.PathLike],
+           measurement_paths: list[str | os.PathLike], provenance: dict[str, Any], table_path: str | os.PathLike,
+           chart_path: str | os.PathLike, report_path: str | os.PathLike) -> dict[str, Any]:
+    """After the last round: take its measurements and write the outputs (see
+    :func:`pokerlab.solved.joint.write_outputs`)."""
+    rounds = round_iterations(solve.settings.exchange_every, solve.settings.exchange_iterations)
+    if not solve.load(last[0]) or solve.iteration != sum(rounds):
+        raise ValueError(f"{last[0]}: not the last round's state of this spot's exchange rounds")
+    measured = _take_round(solve, last[1], measurement_paths, sum(rounds))
+    return write_outputs(solve, provenance, table_path, chart_path, report_path, measured["evaluate"])
+
