@@ -30,6 +30,7 @@ include: "workflow/rules/publish.smk"
 include: "workflow/rules/pushfold.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/solved.smk"
+include: "workflow/rules/solved_rounds.smk"
 include: "workflow/rules/ranges.smk"
 include: "workflow/rules/hands.smk"
 

@@ -309,3 +309,42 @@ def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, e
     assert (tmp_path / "a" / "result.json").read_bytes() == (tmp_path / "b" / "result.json").read_bytes()
     assert report["endings"] == json.loads((tmp_path / "a.json").read_text())["endings"]
     assert flop_job_name(e.flops[0]) == e.flops[0].key.split("/", 3)[3]
+
+
+def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path):
+    """solved_rounds: each exchange a round of jobs (a preflop job, one job per fitting flop; the plan
+    asks for two endings of which the spot has one, so the second rank's jobs write empty files) gives
+    the table's corrections and the chart's arrays of solved_exchange, byte for byte; the flops' states
+    are temporary."""
+    import subprocess
+    import sys
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    for name in ("Snakefile", "workflow", "config", "src"):
+        (tmp_path / name).symlink_to(REPO / name)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+    (tmp_path / "over.yaml").write_text(
+        "solve:\n  checkpoints: [200]\n"
+        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
+        f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6}}\n  bet_trees:\n{trees}\n")
+    for target in ("solved_rounds", "solved_exchange"):
+        out = subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", "over.yaml"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr[-3000:]
+    solved = tmp_path / "results/solved"
+
+    def rows(path):  # the table without its provenance comments (they name the command)
+        return [line for line in path.read_text().splitlines() if not line.startswith("#")]
+
+    assert rows(solved / "rounds/cash-2max-8bb.tsv") == rows(solved / "exchange/cash-2max-8bb.tsv")
+    assert (solved / "rounds/cash/2max/8bb/result.npz").read_bytes() == \
+        (solved / "exchange/cash/2max/8bb/result.npz").read_bytes()  # every node's strategy, reach and values
+    rounds = solved / "rounds/cash/2max/8bb"
+    assert sorted(p.relative_to(rounds).as_posix() for p in rounds.glob("r*/e*/*")) == \
+        [f"r{r}/e{e}/b0.parquet" for r in (1, 2, 3) for e in (0, 1)]
+    report = json.loads((solved / "rounds/cash-2max-8bb.json").read_text())
+    assert [h["iteration"] for h in report["history"]] == [2, 4, 6] and "joint_gain_bb" in report["history"][-1]

@@ -58,7 +58,8 @@ def ending_ranges(oop_reach: np.ndarray, ip_reach: np.ndarray, floor: float) -> 
     return tuple(np.maximum(r, floor)[COMBO_CLASS].astype(np.float64) for r in (oop_reach, ip_reach))
 
 
-def _empty() -> pd.DataFrame:
+def empty_values() -> pd.DataFrame:
+    """The per-combo values table (:data:`COLUMNS`) of an ending the spot does not have."""
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(COLUMNS, ("int8", "int16", "int16", "float64",
                                                                          "float64"))})
 
@@ -73,7 +74,7 @@ def solve_ending_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLi
     job = read_job(endings_tsv, boards_tsv, key)
     record: dict[str, Any] = {"key": key, "rank": job.rank, "board_index": job.board_index}
     if job.ending is None:
-        write_measurement(out_path, _empty(), {**record, "missing": True})
+        write_measurement(out_path, empty_values(), {**record, "missing": True})
         return
     e = job.ending
     oop, ip = ending_ranges(e.oop_reach, e.ip_reach, settings.floor_weight)

@@ -23,17 +23,21 @@ import json
 import os
 import time
 import zipfile
-from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 import pandas as pd
 
+from pokerlab.equity_table import load_equity_table
 from pokerlab.fit.solves import read_measurement, write_measurement
 from pokerlab.io import atomic_path
 from pokerlab.postflop.solver import Mode
+from pokerlab.preflop.solve import SolveSettings
+from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, FlopSolve, JointSolve, Measured, flop_ranges, measured_after,
                                    measurement, write_outputs)
+from pokerlab.solved.loop import empty_values
+from pokerlab.solved.settings import SolvedSettings
 
 MODES = {"current": Mode.CURRENT, "evaluate": Mode.EVALUATE, "best_response": Mode.BEST_RESPONSE}
 """What a flop round's measurement holds (column ``mode``): the current strategy's values, and at a
@@ -148,8 +152,11 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     ``r - 1`` state (None for round 1)."""
     start, cpu = time.perf_counter(), sum(os.times()[:2])
     found = [f for e in solve.endings for f in e.flops if f.key == key]
-    if not found:
-        raise ValueError(f"flop round: {key} is not a fitting flop of this plan")
+    if not found:  # the spot has fewer endings than the plan's ranks (the workflow asks for every rank)
+        _write_arrays(out_state, {"meta": _meta_array({"key": key, "missing": True})})
+        write_measurement(out_measurement, empty_values().assign(mode=pd.Series(dtype=str)),
+                          {"key": key, "missing": True})
+        return
     flop = found[0]
     rank = flop_job_name(flop).split("/")[0]
     with np.load(arrivals_path) as data:
@@ -192,3 +199,16 @@ def finish(solve: JointSolve, last: tuple[str | os.PathLike, str | os.PathLike],
     measured = _take_round(solve, last[1], measurement_paths, sum(rounds))
     return write_outputs(solve, provenance, table_path, chart_path, report_path, measured["evaluate"])
 
+
+
+def spot_solve(config: dict[str, Any], base_postflop: dict[str, Any], constants: str | os.PathLike | None,
+               spot_name: str, sizing_path: str | os.PathLike, equity_path: str | os.PathLike,
+               endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, resident: bool = False,
+               log: TextIO | None = None) -> JointSolve:
+    """The exchanging solve of ``spot_name`` from the workflow's config and inputs: the base model
+    ``base_postflop`` (``solve.postflop`` without the solved tables), the plan's endings and boards."""
+    base = SolveSettings.from_config({**config["solve"], "postflop": base_postflop}, constants)
+    table = load_equity_table(equity_path)
+    return JointSolve(parse_spot_name(spot_name), load_sizing(sizing_path), base, table.win, table.tie,
+                      SolvedSettings.from_config(config["solved"]), endings_tsv, boards_tsv, log=log,
+                      resident=resident)
