@@ -22,6 +22,8 @@ table need not give the chart back).
 
 Everything is resumable: :meth:`JointSolve.save` writes the whole state (preflop and postflop regrets
 and sums, corrections, history) atomically, and :meth:`JointSolve.load` continues bit for bit.
+:mod:`pokerlab.solved.rounds` runs the same solve as rounds of jobs, the postflop solves outside this
+process (``resident=False``).
 """
 
 from __future__ import annotations
