@@ -146,3 +146,24 @@ def test_a_frame_is_written_as_csv_or_parquet_by_its_suffix_or_as_asked(tmp_path
     with pytest.raises(ValueError, match="table kind 'xlsx'"):
         write_frame(frame, tmp_path / "c.xlsx", "xlsx")
     assert not (tmp_path / "c.xlsx").exists()
+
+
+def test_streamed_npz_is_read_by_numpy_and_a_failed_stream_leaves_nothing(tmp_path):
+    import numpy as np
+
+    from pokerlab.io import write_npz_streamed
+
+    arrays = {"a/b": np.arange(5, dtype=np.int16), "meta": np.frombuffer(b"{}", dtype=np.uint8), "x": np.eye(3)}
+    write_npz_streamed(tmp_path / "s.npz", ((name, array) for name, array in arrays.items()))
+    with np.load(tmp_path / "s.npz") as data:
+        assert sorted(data.files) == sorted(arrays)
+        for name, array in arrays.items():
+            assert data[name].dtype == array.dtype and np.array_equal(data[name], array)
+
+    def broken():
+        yield "a", np.zeros(3)
+        raise RuntimeError("killed mid-write")
+
+    with pytest.raises(RuntimeError, match="killed mid-write"):
+        write_npz_streamed(tmp_path / "t.npz", broken())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]

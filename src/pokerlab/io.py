@@ -14,7 +14,7 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -149,6 +149,20 @@ def deterministic_npz_bytes(arrays: dict[str, Any], compresslevel: int | None = 
             info.external_attr = 0o644 << 16
             archive.writestr(info, member.getvalue(), compresslevel=compresslevel)
     return buffer.getvalue()
+
+
+def write_npz_streamed(path: str | os.PathLike, arrays: Iterable[tuple[str, Any]]) -> None:
+    """Write ``(name, array)`` pairs as a NumPy ``.npz`` (uncompressed, zip64), atomically, each array
+    as it comes: a generator that makes its arrays one at a time keeps one of them in memory, where
+    ``np.savez`` needs them all at once. ``np.load`` reads the file."""
+    import zipfile
+
+    import numpy as np
+
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED, allowZip64=True) as out:
+        for name, array in arrays:
+            with out.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
 def sha256_file(path: str | os.PathLike, chunk_bytes: int = 1 << 20) -> str:

@@ -32,17 +32,16 @@ import dataclasses
 import json
 import os
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Iterator, TextIO
 
 import numpy as np
 import pandas as pd
 
 from pokerlab.cards import CLASS_PRIOR, COMBO_CLASS, N_CLASSES, parse_cards
 from pokerlab.fit.plan import read_job
-from pokerlab.io import atomic_path, sha256_file, write_json_atomic
+from pokerlab.io import sha256_file, write_json_atomic, write_npz_streamed
 from pokerlab.postflop.game import PostflopSpot
 from pokerlab.postflop.solver import Mode, PostflopSolver
 from pokerlab.preflop.ending_corrections import EndingCorrections, write_ending_corrections
@@ -397,29 +396,23 @@ class JointSolve:
         that saving needs memory for one solve's state on top of the run's, not for all of them."""
         meta = {"version": STATE_VERSION, "fingerprint": self._fingerprint(), "summed": self.summed,
                 "history": self.history}
-        with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED, allowZip64=True) as out:
-            def put(name: str, array: np.ndarray) -> None:
-                with out.open(f"{name}.npy", "w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+        write_npz_streamed(path, self._state_arrays(meta))
 
-            for name, array in self.preflop.state().items():
-                put(f"preflop/{name}", array)
-            for i, e in enumerate(self.endings):
-                put(f"d/{i}/oop", self.corrections[e.node][0])
-                put(f"d/{i}/ip", self.corrections[e.node][1])
-                put(f"dsum/{i}/oop", self.correction_sums[e.node][0])
-                put(f"dsum/{i}/ip", self.correction_sums[e.node][1])
-                for j, f in enumerate(e.flops):
-                    if f.solver is None:
-                        continue
-                    for name, array in f.solver.state().items():
-                        put(f"post/{i}/{j}/{name}", array)
-                    for p in (0, 1):
-                        put(f"post/{i}/{j}/weights{p}", f.solver.weights[p])
-                    put(f"post/{i}/{j}/iterations", np.array(f.solver.iterations))
-            if self.measured_sigma is not None:
-                put("measured_sigma", self.measured_sigma)
-            put("meta", np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
+    def _state_arrays(self, meta: dict[str, Any]) -> Iterator[tuple[str, np.ndarray]]:
+        yield from ((f"preflop/{name}", array) for name, array in self.preflop.state().items())
+        for i, e in enumerate(self.endings):
+            yield from ((f"d/{i}/oop", self.corrections[e.node][0]), (f"d/{i}/ip", self.corrections[e.node][1]),
+                        (f"dsum/{i}/oop", self.correction_sums[e.node][0]),
+                        (f"dsum/{i}/ip", self.correction_sums[e.node][1]))
+            for j, f in enumerate(e.flops):
+                if f.solver is None:
+                    continue
+                yield from ((f"post/{i}/{j}/{name}", array) for name, array in f.solver.state().items())
+                yield from ((f"post/{i}/{j}/weights{p}", f.solver.weights[p]) for p in (0, 1))
+                yield f"post/{i}/{j}/iterations", np.array(f.solver.iterations)
+        if self.measured_sigma is not None:
+            yield "measured_sigma", self.measured_sigma
+        yield "meta", np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
 
     def load(self, path: str | os.PathLike) -> bool:
         """Continue from :meth:`save`'s file if it exists and was written by this spot, settings and

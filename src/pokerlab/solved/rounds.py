@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import zipfile
 from typing import Any, TextIO
 
 import numpy as np
@@ -30,7 +29,7 @@ import pandas as pd
 
 from pokerlab.equity_table import load_equity_table
 from pokerlab.fit.solves import read_measurement, write_measurement
-from pokerlab.io import atomic_path
+from pokerlab.io import write_npz_streamed
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
@@ -52,13 +51,6 @@ def round_iterations(every: int, iterations: int) -> list[int]:
 def flop_job_name(flop: FlopSolve) -> str:
     """``e{rank}/b{board}`` of a fitting flop (its plan key without the spot)."""
     return "/".join(flop.key.rsplit("/", 2)[1:])
-
-
-def _write_arrays(path: str | os.PathLike, arrays: dict[str, np.ndarray]) -> None:
-    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED, allowZip64=True) as out:
-        for name, array in arrays.items():
-            with out.open(f"{name}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
 def _meta_array(meta: dict[str, Any]) -> np.ndarray:
@@ -140,7 +132,7 @@ def preflop_round(solve: JointSolve, r: int, previous: tuple[str | os.PathLike, 
     arrays["meta"] = _meta_array({"round": r, "iteration": solve.iteration, "iterations": rounds[r - 1],
                                   "measured": measuring, "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),
                                   "wall_seconds": round(time.perf_counter() - start, 2)})
-    _write_arrays(out_arrivals, arrays)
+    write_npz_streamed(out_arrivals, arrays.items())
 
 
 def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | None,
@@ -153,7 +145,7 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     start, cpu = time.perf_counter(), sum(os.times()[:2])
     found = [f for e in solve.endings for f in e.flops if f.key == key]
     if not found:  # the spot has fewer endings than the plan's ranks (the workflow asks for every rank)
-        _write_arrays(out_state, {"meta": _meta_array({"key": key, "missing": True})})
+        write_npz_streamed(out_state, [("meta", _meta_array({"key": key, "missing": True}))])
         write_measurement(out_measurement, empty_values().assign(mode=pd.Series(dtype=str)),
                           {"key": key, "missing": True})
         return
@@ -181,7 +173,7 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     if meta["measured"]:
         solver.set_ranges(flop_ranges(flop.spot, own["average"], floor))
         frames += [measurement(solver, MODES[m]).assign(mode=m) for m in ("evaluate", "best_response")]
-    _write_arrays(out_state, {**solver.state(), "iterations": np.array(solver.iterations)})
+    write_npz_streamed(out_state, [*solver.state().items(), ("iterations", np.array(solver.iterations))])
     write_measurement(out_measurement, pd.concat(frames, ignore_index=True),
                       {"key": key, "round": r, "board_weight": flop.weight, "iterations": solver.iterations,
                        "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),
