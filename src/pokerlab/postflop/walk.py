@@ -79,7 +79,7 @@ class WalkSpec(NamedTuple):
     mode: Mode
     quantity: Quantity
     deal_pass: DealPass
-    discount: tuple[float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
+    discount: tuple[float, float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
     sampled_cards: int  # Mode.TRAIN: cards dealt per chance node (0: every card; see sampling)
     sample_key: np.uint64  # the walk's key for sampling.sample_deal
 
