@@ -68,17 +68,19 @@ def regret_matching(table, base, n_actions, n_hands, strategy):
     ``base`` (regrets, or a strategy sum for the average strategy); uniform where nothing is
     positive. Writes ``strategy[:n_actions, :n_hands]`` (row ``n_actions`` is scratch). Loops
     run over hands innermost, so they vectorise."""
-    total = strategy[n_actions]
-    total[:n_hands] = 0.0
+    inverse = strategy[n_actions]  # the sum of the positive parts, then its inverse (0: nothing positive)
+    inverse[:n_hands] = 0.0
     for a in range(n_actions):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
-            total[h] += max(row[h], 0.0)
+            inverse[h] += max(row[h], 0.0)
+    for h in range(n_hands):  # one division per hand, not per action and hand
+        inverse[h] = 1.0 / inverse[h] if inverse[h] > 0.0 else 0.0
     uniform = 1.0 / n_actions
     for a in range(n_actions):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
-            strategy[a, h] = max(row[h], 0.0) / total[h] if total[h] > 0.0 else uniform
+            strategy[a, h] = max(row[h], 0.0) * inverse[h] if inverse[h] > 0.0 else uniform
 
 
 @njit(cache=True, fastmath=True, inline="always")
