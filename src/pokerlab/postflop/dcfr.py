@@ -3,8 +3,9 @@
 Discounted CFR (Brown & Sandholm 2019) with alternating updates (OOP, then IP, each
 iteration). Before iteration ``t`` adds its regrets, positive cumulative regrets are scaled
 by ``s^alpha / (s^alpha + 1)`` and negative ones by ``s^beta / (s^beta + 1)`` (``s = t - 1``);
-the average strategy is the reach-weighted sum of the strategies played, the running sum
-scaled by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
+the average strategy is the reach-weighted sum of the strategies played (or, with
+``DcfrParams.by_reach`` off, their plain sum, as postflop-solver does), the running sum scaled
+by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
 gamma = 3`` (:data:`DCFR`); docs/postflop-solver.md records the runs that chose them. What
 the solver reports is the average strategy.
 
