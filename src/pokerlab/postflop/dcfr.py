@@ -31,7 +31,7 @@ class DcfrParams(NamedTuple):
     beta: float  # exponent of the discount on negative regrets
     gamma: float  # exponent of the discount on the strategy sum
     reset: bool  # restart the strategy sum at powers of 4 (postflop-solver's scheme)
-    by_reach: bool = True  # weight each strategy played by the acting player's reach in the sum (False: postflop-solver's)
+    by_reach: bool = True  # the strategy sum adds reach x strategy (False: the strategy alone, as postflop-solver)
 
 
 DCFR = DcfrParams(1.5, 0.0, 3.0, False)
@@ -147,7 +147,8 @@ def discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scale
         for h in range(n_hands):
             r = np.float64(regret[h])
             new_regret = r * (positive_decoder if r > 0.0 else negative_decoder) + (action_values[a, h] - node_values[h])
-            new_sum = np.float64(strategy_sum[h]) * sum_decoder + (reach[h] if by_reach else 1.0) * strategy[a, h]
+            weight = reach[h] if by_reach else 1.0
+            new_sum = np.float64(strategy_sum[h]) * sum_decoder + weight * strategy[a, h]
             action_values[a, h], strategy[a, h] = new_regret, new_sum
             largest_regret, largest_sum = max(largest_regret, abs(new_regret)), max(largest_sum, new_sum)
     regret_scales[block] = encode_signed(regrets, base, action_values, n_actions, n_hands, largest_regret)
