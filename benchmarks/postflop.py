@@ -49,6 +49,21 @@ WIDE_BTN = "22+,A2s+,K2s+,Q4s+,J6s+,T6s+,96s+,85s+,75s+,64s+,54s,A5o+,K9o+,Q9o+,
 WIDE_BB = "22-99,A2s-AJs,K2s-KJs,Q5s+,J7s+,T7s+,97s+,86s+,75s+,64s+,53s+,A2o-AJo,K8o+,Q9o+,J9o+,T9o,98o"
 
 
+def case_spot(name: str):
+    """The :class:`~pokerlab.postflop.game.PostflopSpot` of case ``name``."""
+    from pokerlab.cards import parse_cards
+    from pokerlab.postflop.game import BetTree, PostflopSpot
+    from pokerlab.ranges import Range
+
+    if name in ("wide", "wide2"):
+        bets = (50,) if name == "wide" else (33, 75)
+        return PostflopSpot(5.5, 97.5, tuple(parse_cards("QsJh2h")), Range.parse(WIDE_BB).weights,
+                            Range.parse(WIDE_BTN).weights, BetTree.uniform(bets, (), True))
+    board, threshold = CASES[name]
+    return PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
+                        Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
+
+
 def run_case(name: str, target: float, max_iterations: int, check_every: int, compression: bool) -> dict:
     start = time.perf_counter()
     import numba
@@ -57,19 +72,11 @@ def run_case(name: str, target: float, max_iterations: int, check_every: int, co
     from pokerlab.postflop.arrays import table_bytes
     from pokerlab.postflop.game import BetTree, PostflopSpot
     from pokerlab.postflop.solver import PostflopSolver, ticks_per_second
-    from pokerlab.ranges import Range
 
     startup = time.perf_counter() - start
     startup_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    if name in ("wide", "wide2"):
-        bets = (50,) if name == "wide" else (33, 75)
-        spot = PostflopSpot(5.5, 97.5, tuple(parse_cards("QsJh2h")), Range.parse(WIDE_BB).weights,
-                            Range.parse(WIDE_BTN).weights, BetTree.uniform(bets, (), True))
-    else:
-        board, threshold = CASES[name]
-        spot = PostflopSpot(100.0, 200.0, tuple(parse_cards(board)), Range.parse(OOP_RANGE).weights,
-                            Range.parse(IP_RANGE).weights, BetTree.uniform((50,), (100,), True, threshold))
+    spot = case_spot(name)
     warm = PostflopSolver(PostflopSpot(100.0, 200.0, tuple(parse_cards("QsJh2h8d3c")), spot.oop_range,
                                        spot.ip_range, BetTree.uniform((50,), (100,), True)), compression=compression)
     load = time.perf_counter()

@@ -14,7 +14,7 @@ from pokerlab.cards import COMBO_CARDS, COMBO_CLASS, COMBO_IDS, N_CLASSES, parse
 from pokerlab.evaluator import evaluate, evaluate_batch
 from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.showdown import board_tables, showdown_accumulate
-from pokerlab.postflop.solver import Mode, PostflopSolver, Quantity, solve_spot
+from pokerlab.postflop.solver import DCFR, Mode, PostflopSolver, Quantity, dcfr_discounts, solve_spot
 from pokerlab.postflop.tree import CHANCE, build_tree
 from pokerlab.postflop.walk import require_member
 from pokerlab.ranges import Range
@@ -421,6 +421,27 @@ def test_current_mode_values_the_current_strategies():
         solver._state.strategy_sums[p][:] = solver._state.regrets[p]
     for p in (0, 1):
         np.testing.assert_array_equal(solver.root_values(p, Mode.EVALUATE), current[p])
+
+
+def test_unweighted_averaging_sums_the_strategies_played_whatever_the_reach():
+    # with by_reach off every hand's column of a strategy-sum block adds one strategy (summing to
+    # 1) per iteration, discounted as DCFR's schedule says; weighted by reach, the root's column
+    # is that count times the hand's weight (OOP's reach at the root in every iteration)
+    iterations = 5
+    count = 0.0
+    for average in dcfr_discounts(1, iterations, *DCFR)[:, 2]:
+        count = count * average + 1.0
+    for by_reach in (False, True):
+        solver = PostflopSolver(reference_spot("QsJh2h8d3c", 0.67), dcfr=DCFR._replace(by_reach=by_reach))
+        solver.run(iterations)
+        for node in solver.tree.decision_nodes():
+            _, base, (n_actions, n_hands) = solver._block(int(node), ())
+            sums = solver._state.strategy_sums[int(solver.tree.actor[node])][base:base + n_actions * n_hands]
+            columns = sums.reshape(n_actions, n_hands).astype(np.float64).sum(axis=0)
+            if not by_reach:
+                np.testing.assert_allclose(columns, count, rtol=1e-6)
+            elif node == 0:
+                np.testing.assert_allclose(columns, count * solver.weights[0], rtol=1e-6)
 
 
 def test_modes_and_quantities_cannot_be_swapped():

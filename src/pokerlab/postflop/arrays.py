@@ -63,7 +63,7 @@ class PlayerArrays(NamedTuple):
     showdown_tables: np.ndarray  # (n_boards, 4, n) int16: hands sorted by strength (see board_tables)
     showdown_n_valid: np.ndarray  # (n_boards,) int32: hands not colliding with each river board
     suit_images: np.ndarray  # (24, n) int64: place of the hand's image under suit permutation k
-    runout_matrices: np.ndarray  # (K, n, n_opponent) float64: see runouts.runout_matrices
+    runout_matrices: np.ndarray  # (K, n, n_opponent) int16: see runouts.runout_matrices
 
 
 class RootDeals(NamedTuple):

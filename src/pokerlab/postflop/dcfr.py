@@ -3,8 +3,9 @@
 Discounted CFR (Brown & Sandholm 2019) with alternating updates (OOP, then IP, each
 iteration). Before iteration ``t`` adds its regrets, positive cumulative regrets are scaled
 by ``s^alpha / (s^alpha + 1)`` and negative ones by ``s^beta / (s^beta + 1)`` (``s = t - 1``);
-the average strategy is the reach-weighted sum of the strategies played, the running sum
-scaled by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
+the average strategy is the reach-weighted sum of the strategies played (or, with
+``DcfrParams.by_reach`` off, their plain sum, as postflop-solver does), the running sum scaled
+by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
 gamma = 3`` (:data:`DCFR`); docs/postflop-solver.md records the runs that chose them. What
 the solver reports is the average strategy.
 
@@ -30,6 +31,7 @@ class DcfrParams(NamedTuple):
     beta: float  # exponent of the discount on negative regrets
     gamma: float  # exponent of the discount on the strategy sum
     reset: bool  # restart the strategy sum at powers of 4 (postflop-solver's scheme)
+    by_reach: bool = True  # the strategy sum adds reach x strategy (False: the strategy alone, as postflop-solver)
 
 
 DCFR = DcfrParams(1.5, 0.0, 3.0, False)
@@ -40,21 +42,24 @@ SUM_STEPS = 65535.0  # and its largest strategy sum as 65535
 
 
 def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
-                   reset: bool) -> np.ndarray:
-    """(n, 3) discounts of DCFR iterations ``t_start ..`` (1-based): the factor on positive
+                   reset: bool, by_reach: bool = True) -> np.ndarray:
+    """(n, 4) discounts of DCFR iterations ``t_start ..`` (1-based): the factor on positive
     regrets ``s^alpha / (s^alpha + 1)``, on negative ones ``s^beta / (s^beta + 1)`` and on the
     strategy sum ``(u / (u + 1))^gamma``, with ``s = t - 1`` and ``u = s``, or with ``reset``
     ``u = s - `` the largest power of 4 not above ``s`` (the sum restarts at iterations 2, 5,
-    17, 65, 257, ...: early strategies leave the average, as in postflop-solver)."""
+    17, 65, 257, ...: early strategies leave the average, as in postflop-solver); and 1.0 if
+    the strategy sum adds the acting player's reach times its strategy (``by_reach``), 0.0 if
+    the strategy alone (postflop-solver's average)."""
     s = np.arange(t_start - 1, t_start - 1 + n_iterations, dtype=np.float64)
     u = s.copy()
     if reset:
         power = np.where(s >= 1, 4.0 ** np.floor(np.log(np.maximum(s, 1)) / np.log(4) + 1e-9), 0.0)
         u = s - power
-    out = np.empty((n_iterations, 3))
+    out = np.empty((n_iterations, 4))
     out[:, 0] = s**alpha / (s**alpha + 1.0)
     out[:, 1] = s**beta / (s**beta + 1.0)
     out[:, 2] = (u / (u + 1.0)) ** gamma
+    out[:, 3] = 1.0 if by_reach else 0.0
     return out
 
 
@@ -64,17 +69,19 @@ def regret_matching(table, base, n_actions, n_hands, strategy):
     ``base`` (regrets, or a strategy sum for the average strategy); uniform where nothing is
     positive. Writes ``strategy[:n_actions, :n_hands]`` (row ``n_actions`` is scratch). Loops
     run over hands innermost, so they vectorise."""
-    total = strategy[n_actions]
-    total[:n_hands] = 0.0
+    inverse = strategy[n_actions]  # the sum of the positive parts, then its inverse (0: nothing positive)
+    inverse[:n_hands] = 0.0
     for a in range(n_actions):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
-            total[h] += max(row[h], 0.0)
+            inverse[h] += max(row[h], 0.0)
+    for h in range(n_hands):  # one division per hand, not per action and hand
+        inverse[h] = 1.0 / inverse[h] if inverse[h] > 0.0 else 0.0
     uniform = 1.0 / n_actions
     for a in range(n_actions):
         row = table[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
-            strategy[a, h] = max(row[h], 0.0) / total[h] if total[h] > 0.0 else uniform
+            strategy[a, h] = max(row[h], 0.0) * inverse[h] if inverse[h] > 0.0 else uniform
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -82,17 +89,18 @@ def discount_and_add(regrets, strategy_sums, base, n_actions, n_hands, action_va
                      strategy, discount):
     """One DCFR update of a decision node's (actions x hands) blocks starting at ``base``:
     regrets discounted (``discount`` = factors on positive regrets, negative regrets, the
-    strategy sum; a row of :func:`dcfr_discounts`) plus each action's value minus the node's;
-    the strategy sum discounted plus the acting player's ``reach`` times its ``strategy``.
-    Inlined into the walk by Numba (``inline="always"``), as the loop it was part of."""
-    positive, negative, average = discount
+    strategy sum, and whether the sum is weighted by reach; a row of :func:`dcfr_discounts`)
+    plus each action's value minus the node's; the strategy sum discounted plus the acting
+    player's ``reach`` times its ``strategy`` (or the ``strategy`` alone). Inlined into the
+    walk by Numba (``inline="always"``), as the loop it was part of."""
+    positive, negative, average, by_reach = discount
     for a in range(n_actions):
         regret = regrets[base + a * n_hands:base + (a + 1) * n_hands]
         strategy_sum = strategy_sums[base + a * n_hands:base + (a + 1) * n_hands]
         for h in range(n_hands):
             r = regret[h]
             regret[h] = r * (positive if r > 0.0 else negative) + (action_values[a, h] - node_values[h])
-            strategy_sum[h] = strategy_sum[h] * average + reach[h] * strategy[a, h]
+            strategy_sum[h] = strategy_sum[h] * average + (reach[h] if by_reach else 1.0) * strategy[a, h]
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -128,7 +136,7 @@ def discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scale
     """:func:`discount_and_add` on a compressed block (number ``block``, starting at ``base``):
     decode, update, encode with new scales. Overwrites ``action_values`` and ``strategy``
     (the walk reads neither again) with the block's new float values."""
-    positive, negative, average = discount
+    positive, negative, average, by_reach = discount
     scale = np.float64(regret_scales[block])
     positive_decoder, negative_decoder = positive * scale / REGRET_STEPS, negative * scale / REGRET_STEPS
     sum_decoder = average * np.float64(sum_scales[block]) / SUM_STEPS
@@ -139,7 +147,8 @@ def discount_and_add_compressed(regrets, strategy_sums, regret_scales, sum_scale
         for h in range(n_hands):
             r = np.float64(regret[h])
             new_regret = r * (positive_decoder if r > 0.0 else negative_decoder) + (action_values[a, h] - node_values[h])
-            new_sum = np.float64(strategy_sum[h]) * sum_decoder + reach[h] * strategy[a, h]
+            weight = reach[h] if by_reach else 1.0
+            new_sum = np.float64(strategy_sum[h]) * sum_decoder + weight * strategy[a, h]
             action_values[a, h], strategy[a, h] = new_regret, new_sum
             largest_regret, largest_sum = max(largest_regret, abs(new_regret)), max(largest_sum, new_sum)
     regret_scales[block] = encode_signed(regrets, base, action_values, n_actions, n_hands, largest_regret)

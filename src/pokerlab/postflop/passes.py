@@ -76,7 +76,7 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
     cards_1, same_1, tables_1, n_valid_1, images_1, runouts_1 = ip
     (regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1), (sum_scales_0, sum_scales_1) = state
     arriving_opp, arriving_own, job_values = buffers
-    traverser, mode, quantity, deal_pass, (positive, negative, average), sampled_cards, sample_key = spec
+    traverser, mode, quantity, deal_pass, (positive, negative, average, by_reach), sampled_cards, sample_key = spec
     depth, max_actions = limits
     for worker in prange(n_workers):  # static schedule: one per thread
         game_j = GameArrays(
@@ -89,7 +89,7 @@ def run_jobs_parallel(n_workers, game, state, spec, buffers, limits, next_job, t
         state_j = SolverState((regrets_0, regrets_1), (sums_0, sums_1), (regret_scales_0, regret_scales_1),
                               (sum_scales_0, sum_scales_1))
         run_jobs(worker, game_j, state_j,
-                 WalkSpec(traverser, mode, quantity, deal_pass, (positive, negative, average), sampled_cards,
+                 WalkSpec(traverser, mode, quantity, deal_pass, (positive, negative, average, by_reach), sampled_cards,
                           sample_key),
                  PassBuffers(arriving_opp, arriving_own, job_values), (depth, max_actions), next_job, ticks)
 
@@ -124,7 +124,7 @@ def iterate(plain_game, plain_state, weights, discounts, mode, quantity, travers
     values = np.zeros(0)
     sampled_cards, seed, first_iteration = sampling
     for t in range(discounts.shape[0]):
-        discount = (discounts[t, 0], discounts[t, 1], discounts[t, 2])
+        discount = (discounts[t, 0], discounts[t, 1], discounts[t, 2], discounts[t, 3])
         for traverser in traversers:
             key = stream_state(seed, 2 * (first_iteration + t) + traverser)
             opp_weights, own_weights = weights[1 - traverser], weights[traverser]
@@ -158,7 +158,7 @@ def subtree_values(plain_game, plain_state, traverser, node, first_card, second_
     ``limits`` as in :func:`iterate`)."""
     game = named_game(plain_game)
     n_own, n_opp = game.players[traverser].cards.shape[0], opp_reach.size
-    spec = WalkSpec(traverser, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0), 0, np.uint64(0))
+    spec = WalkSpec(traverser, Mode.EVALUATE, Quantity.VALUE, DealPass.JOB, (1.0, 1.0, 1.0, 1.0), 0, np.uint64(0))
     start = WalkStart(node, first_card, second_card, opp_reach, np.ones(n_own))
     unused = PassBuffers(np.zeros((1, n_opp)), np.zeros((1, n_own)), np.zeros((1, n_own)))  # no root deal below
     workspace = new_workspace(n_own, n_opp, limits[0], limits[1])

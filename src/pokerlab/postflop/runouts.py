@@ -5,8 +5,9 @@ fixed pair of hands every run-out of the cards unseen by both is equally likely 
 card to come, 1/990 for an unordered pair of cards). Instead of a sweep of
 :func:`pokerlab.postflop.showdown.showdown_accumulate` per run-out (44 on the turn, 990 on the
 flop), a showdown is one product of the opponent's reach with a run-out matrix built once per
-solve (:func:`runout_matrices`): for each pair of hands, won minus lost run-outs, each with its
-probability.
+solve (:func:`runout_matrices`): for each pair of hands, the count of won minus lost run-outs,
+divided by the number of run-outs when it is used. The counts are int16 (at most 990 in size):
+a quarter of float64 matrices, which a showdown reads from memory once per call.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from pokerlab.postflop.threads import PRANGE_ONLY
 from pokerlab.postflop.tree import SHOWDOWN, PublicTree
 
 
-@njit(cache=True, fastmath=True)
+# fastmath without "arcp": a count divided by the number of run-outs must stay exact (a pair of
+# hands that always wins gets exactly 1), not multiplied by a rounded reciprocal
+EXACT_DIVISION = {"nnan", "ninf", "nsz", "contract", "afn", "reassoc"}
+
+
+@njit(cache=True, fastmath=EXACT_DIVISION)
 def showdown_values(game, traverser, board_len, first_card, second_card, coef_compat, coef_diff, opp_reach, out,
                     card_acc):
     """Add to ``out`` the showdown sums of ``showdown_accumulate`` (same ``coef_compat``,
@@ -47,11 +53,12 @@ def showdown_values(game, traverser, board_len, first_card, second_card, coef_co
                 out[h] += coef_compat * m
         if coef_diff != 0.0:
             matrix = own.runout_matrices[game.deals.runout_index[first_card + 1]]
+            runouts = 44.0 if board_len == 4 else 990.0  # the matrix holds counts of run-outs
             for h in range(matrix.shape[0]):
                 acc = 0.0
                 for o in range(matrix.shape[1]):
                     acc += matrix[h, o] * opp_reach[o]
-                out[h] += coef_diff * acc
+                out[h] += coef_diff * (acc / runouts)
 
 
 @njit(cache=True, fastmath=True)
@@ -67,14 +74,14 @@ def root_equity(plain_game, weights, traverser):
 
 @njit(cache=True, fastmath=True, parallel=PRANGE_ONLY)
 def runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, root_mask, prefixes, root_len):
-    """(K, n_0, n_1) float64: for each prefix ``d1`` in ``prefixes`` (-1: the root board, else
-    the root board plus card ``d1``), the sum over the board's run-outs to the river, each with
-    its probability, of +1 where OOP's hand beats IP's, -1 where it loses, 0 for a tie or a
-    pair of hands sharing a card or colliding with the run-out. ``tab_p``, ``nv_p`` are player
+    """(K, n_0, n_1) int16: for each prefix ``d1`` in ``prefixes`` (-1: the root board, else
+    the root board plus card ``d1``), the sum over the board's run-outs to the river (44 with
+    one card to come, 990 with two) of +1 where OOP's hand beats IP's, -1 where it loses, 0 for
+    a tie or a pair of hands sharing a card or colliding with the run-out. ``tab_p``, ``nv_p`` are player
     ``p``'s showdown tables (see :func:`pokerlab.postflop.showdown.board_tables`), ``cards_p``
     its hands' cards. IP's matrices are the negated transposes."""
     n_0, n_1 = cards_0.shape[0], cards_1.shape[0]
-    out = np.zeros((prefixes.size, n_0, n_1))
+    out = np.zeros((prefixes.size, n_0, n_1), np.int16)
     for k in prange(prefixes.size):
         d1 = prefixes[k]
         rank_0 = np.empty(n_0, np.int64)
@@ -106,12 +113,7 @@ def runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, roo
                             continue
                         if cards_1[o, 0] == a or cards_1[o, 0] == z or cards_1[o, 1] == a or cards_1[o, 1] == z:
                             continue
-                        mat[h, o] += 1.0 if rank_0[h] > rank_1[o] else -1.0
-        # counts of won minus lost run-outs, divided once: an always-won pair gets exactly 1
-        runouts = 44.0 if root_len + (d1 >= 0) == 4 else 990.0
-        for h in range(n_0):
-            for o in range(n_1):
-                mat[h, o] /= runouts
+                        mat[h, o] += 1 if rank_0[h] > rank_1[o] else -1
     return out
 
 

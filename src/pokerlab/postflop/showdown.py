@@ -170,12 +170,12 @@ def reach_by_card(opp_reach, cards_o, card_acc):
 
 
 @njit(cache=True, fastmath=True)
-def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc):
-    """``out[h]`` = opponent weight sharing no card with hand ``h`` (dead combos carry 0 weight);
-    ``card_acc`` is a (52,) float64 scratch array."""
+def compatible_mass(opp_reach, cards_t, cards_o, same_t, out, card_acc, scale=1.0):
+    """``out[h]`` = ``scale`` times the opponent weight sharing no card with hand ``h`` (dead
+    combos carry 0 weight); ``card_acc`` is a (52,) float64 scratch array."""
     total = reach_by_card(opp_reach, cards_o, card_acc)
     for h in range(cards_t.shape[0]):
         m = total - card_acc[cards_t[h, 0]] - card_acc[cards_t[h, 1]]
         if same_t[h] >= 0:
             m += opp_reach[same_t[h]]
-        out[h] = m
+        out[h] = m * scale

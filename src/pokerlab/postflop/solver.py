@@ -202,7 +202,7 @@ class PostflopSolver:
         require_member(quantity, Quantity)
         if mode == Mode.TRAIN:
             raise ValueError("root_values: Mode.TRAIN would change the state; use run()")
-        values = iterate(self._plain_game, self._plain_state, self.weights, np.ones((1, 3)), int(mode), int(quantity),
+        values = iterate(self._plain_game, self._plain_state, self.weights, np.ones((1, 4)), int(mode), int(quantity),
                          np.array([player]), self._limits, numba.get_num_threads(), self.ticks, (0, 0, 0))
         if quantity == Quantity.VALUE:  # the walk's values are net of half the root pot
             values += 0.5 * self.spot.pot * self._compat[player]

@@ -79,7 +79,7 @@ class WalkSpec(NamedTuple):
     mode: Mode
     quantity: Quantity
     deal_pass: DealPass
-    discount: tuple[float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
+    discount: tuple[float, float, float, float]  # Mode.TRAIN: a row of dcfr.dcfr_discounts
     sampled_cards: int  # Mode.TRAIN: cards dealt per chance node (0: every card; see sampling)
     sample_key: np.uint64  # the walk's key for sampling.sample_deal
 
@@ -199,7 +199,6 @@ def walk(game, state, spec, start, buffers, workspace):
                 level -= 1
                 continue
             if k == FOLD:
-                compatible_mass(opp_reach[level], own_cards, opp_cards, same_combo, values[level], card_acc)
                 folder = actor[node]
                 put_in = invest[node, folder]
                 if quantity == Quantity.VALUE:  # net of half the root pot
@@ -208,8 +207,7 @@ def walk(game, state, spec, start, buffers, workspace):
                     value = pot + 2.0 * put_in
                 else:
                     value = 0.0
-                for h in range(n_own):  # explicit loops: Numba's in-place array operators cost 5x more here
-                    values[level, h] *= value
+                compatible_mass(opp_reach[level], own_cards, opp_cards, same_combo, values[level], card_acc, value)
                 level -= 1
                 continue
             values[level] = 0.0
