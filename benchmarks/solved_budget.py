@@ -10,7 +10,7 @@ vectors: the exchange's arrivals, or the plan of the model's solve) is solved on
 otherwise:
 
 - **base**: ``accuracy_pct_pot`` as configured, the configured bet tree;
-- **accurate**: half that exploitability target;
+- **accurate**: half that exploitability target (and four times ``max_iterations``);
 - **two sizes**: the base accuracy, a second bet size per street (``--second-sizes``, % of the pot).
 
 Each solve is written to ``--out`` as the solved-endings jobs write theirs (Parquet with its record)
@@ -52,6 +52,7 @@ STREETS = ("flop", "turn", "river")
 def variant_settings(section: dict, accuracy_factor: float, second_sizes: list[float] | None) -> SolvedSettings:
     raw = copy.deepcopy(section)
     raw["accuracy_pct_pot"] = section["accuracy_pct_pot"] * accuracy_factor
+    raw["max_iterations"] = int(section["max_iterations"] / accuracy_factor ** 2)  # room to reach the target
     if second_sizes is not None:
         for pot in POT_TYPES:
             for street, size in zip(STREETS, second_sizes):
@@ -122,11 +123,12 @@ def main() -> None:
     effect = V.valuation_gap(e.model, full["accurate"][0], e.q_oop, e.q_ip)
     cpu = {name: sum(r["cpu_seconds"] for _, r in m) for name, m in measured.items()}
     iterations = {name: [r["iterations"] for _, r in m] for name, m in measured.items()}
+    reached = {name: [round(r["exploitability_pct_pot"], 2) for _, r in m] for name, m in measured.items()}
     print(f"{spot.name} ending {args.rank} ({e.node}), reach {e.reach:.3f}, {args.flops} flops: "
           + ", ".join(r["board"] for _, r in accurate))
     for name, settings in variants.items():
-        print(f"- {name}: to {settings.accuracy_pct_pot:g}% of the pot, iterations {iterations[name]}, "
-              f"{cpu[name]:.0f} CPU-s")
+        print(f"- {name}: to {settings.accuracy_pct_pot:g}% of the pot (at most {settings.max_iterations} "
+              f"iterations): iterations {iterations[name]}, reached {reached[name]}% of the pot, {cpu[name]:.0f} CPU-s")
     print("\n| what changes | mean absolute class-value change (bb) | against the effect |")
     print("|---|---|---|")
     rows = [("(a) accuracy: base vs accurate", gap(full["base"], full["accurate"])),
