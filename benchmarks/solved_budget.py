@@ -73,6 +73,8 @@ def main() -> None:
                         metavar=("FLOP", "TURN", "RIVER"))
     parser.add_argument("--out", required=True)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--report-only", action="store_true",
+                        help="solve nothing: print what the solves already in --out give (an unfinished variant is left out)")
     args = parser.parse_args()
     if args.flops < 2:
         parser.error("--flops: at least 2 (the flop comparison halves them)")
@@ -85,14 +87,17 @@ def main() -> None:
     out = Path(args.out)
     measured: dict[str, list] = {}
     for name, settings in variants.items():
-        measured[name] = []
-        for b in range(args.flops):
-            path = out / name.replace(" ", "_") / f"e{args.rank}" / f"b{b}.parquet"
+        paths = [out / name.replace(" ", "_") / f"e{args.rank}" / f"b{b}.parquet" for b in range(args.flops)]
+        if args.report_only and not all(p.exists() for p in paths):
+            continue
+        for b, path in enumerate(paths):
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
                 solve_ending_job(args.arrivals, args.boards, f"{spot.name}/e{args.rank}/b{b}", settings, path,
                                  threads=args.threads)
-            measured[name].append(read_measurement(path))
+        measured[name] = [read_measurement(path) for path in paths]
+    if "accurate" not in measured:
+        raise SystemExit("the accurate variant is not finished: it is every comparison's reference")
 
     table = load_equity_table(REPO / "results" / "equity" / "equity_169.npz")
     base_settings = SolveSettings.from_config({**config["solve"], "checkpoints": [1]},
@@ -110,6 +115,7 @@ def main() -> None:
         return V.valuation_gap(a[1], b[0], e.q_oop, e.q_ip)
 
     full = {name: values(m) for name, m in measured.items()}
+    variants = {name: settings for name, settings in variants.items() if name in measured}
     accurate = measured["accurate"]
     half = args.flops // 2
     halves = [values(accurate[:half]), values(accurate[half:])]
@@ -131,11 +137,13 @@ def main() -> None:
               f"iterations): iterations {iterations[name]}, reached {reached[name]}% of the pot, {cpu[name]:.0f} CPU-s")
     print("\n| what changes | mean absolute class-value change (bb) | against the effect |")
     print("|---|---|---|")
-    rows = [("(a) accuracy: base vs accurate", gap(full["base"], full["accurate"])),
-            (f"(b) flops: {half} vs {args.flops} (first half)", gap(halves[0], full["accurate"])),
+    rows = [(f"(b) flops: {half} vs {args.flops} (first half)", gap(halves[0], full["accurate"])),
             (f"(b) flops: {args.flops - half} vs {args.flops} (second half)", gap(halves[1], full["accurate"])),
-            ("(b) flops, predicted by the spread", predicted),
-            ("(c) bet sizes: one vs two", gap(full["base"], full["two sizes"]))]
+            ("(b) flops, predicted by the spread", predicted)]
+    if "base" in full:
+        rows.insert(0, ("(a) accuracy: base vs accurate", gap(full["base"], full["accurate"])))
+    if "base" in full and "two sizes" in full:
+        rows.append(("(c) bet sizes: one vs two", gap(full["base"], full["two sizes"])))
     for label, value in rows:
         print(f"| {label} | {value:.3f} | {value / effect:.2f} |")
     print(f"| effect: model vs solved (accurate, {args.flops} flops) | {effect:.3f} | 1 |")
