@@ -92,13 +92,14 @@ def flop_ranges(spot: PostflopSpot, own_reach: tuple[np.ndarray, np.ndarray], fl
 @dataclass
 class Ending:
     """A re-valued heads-up flop ending: its node, seats (oop, ip), their contributions (bb), the
-    model payoffs' row and its flop solves."""
+    model payoffs' row, its flop solves and its rank in the plan."""
 
     node: str
     seats: tuple[int, int]
     contrib: tuple[float, float]
     row: int
     flops: list[FlopSolve]
+    rank: int
 
 
 def measurement(solver: PostflopSolver, mode: Mode) -> pd.DataFrame:
@@ -178,7 +179,7 @@ class JointSolve:
                 if resident:
                     flop.solver = flop.new_solver(settings)
                 flops.append(flop)
-            self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops))
+            self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops, int(e.rank)))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.summed = 0

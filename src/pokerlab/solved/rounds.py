@@ -33,7 +33,7 @@ from pokerlab.io import write_npz_streamed
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
-from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, FlopSolve, JointSolve, Measured, flop_ranges, measured_after,
+from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, JointSolve, Measured, flop_ranges, measured_after,
                                    measurement, write_outputs)
 from pokerlab.solved.loop import empty_values
 from pokerlab.solved.settings import SolvedSettings
@@ -46,11 +46,6 @@ measuring round the average profile's and the best response's."""
 def round_iterations(every: int, iterations: int) -> list[int]:
     """The iterations of each round: ``every`` each, the last one what remains."""
     return [min(every, iterations - start) for start in range(0, iterations, every)]
-
-
-def flop_job_name(flop: FlopSolve) -> str:
-    """``e{rank}/b{board}`` of a fitting flop (its plan key without the spot)."""
-    return "/".join(flop.key.rsplit("/", 2)[1:])
 
 
 def _meta_array(meta: dict[str, Any]) -> np.ndarray:
@@ -124,10 +119,9 @@ def preflop_round(solve: JointSolve, r: int, previous: tuple[str | os.PathLike, 
     arrays: dict[str, np.ndarray] = {}
     average = solve.preflop.reach_under(solve.preflop.average_sigma()) if measuring else None
     for e in solve.endings:
-        rank = flop_job_name(e.flops[0]).split("/")[0]
         for kind, of in (("current", reach), ("average", average)):
             if of is not None:
-                arrays[f"{kind}/{rank}/oop"], arrays[f"{kind}/{rank}/ip"] = solve.own_reach(e, of)
+                arrays[f"{kind}/e{e.rank}/oop"], arrays[f"{kind}/e{e.rank}/ip"] = solve.own_reach(e, of)
     solve.save(out_state)
     arrays["meta"] = _meta_array({"round": r, "iteration": solve.iteration, "iterations": rounds[r - 1],
                                   "measured": measuring, "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),
@@ -143,14 +137,14 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     postflop spot, built as the in-process solve builds it); ``previous_state``: this flop's round
     ``r - 1`` state (None for round 1)."""
     start, cpu = time.perf_counter(), sum(os.times()[:2])
-    found = [f for e in solve.endings for f in e.flops if f.key == key]
+    found = [(e, f) for e in solve.endings for f in e.flops if f.key == key]
     if not found:  # the spot has fewer endings than the plan's ranks (the workflow asks for every rank)
         write_npz_streamed(out_state, [("meta", _meta_array({"key": key, "missing": True}))])
         write_measurement(out_measurement, empty_values().assign(mode=pd.Series(dtype=str)),
                           {"key": key, "missing": True})
         return
-    flop = found[0]
-    rank = flop_job_name(flop).split("/")[0]
+    ending, flop = found[0]
+    rank = f"e{ending.rank}"
     with np.load(arrivals_path) as data:
         meta = _read_meta(data)
         own = {kind: (data[f"{kind}/{rank}/oop"], data[f"{kind}/{rank}/ip"]) for kind in ("current", "average")
@@ -190,7 +184,6 @@ def finish(solve: JointSolve, last: tuple[str | os.PathLike, str | os.PathLike],
         raise ValueError(f"{last[0]}: not the last round's state of this spot's exchange rounds")
     measured = _take_round(solve, last[1], measurement_paths, sum(rounds))
     return write_outputs(solve, provenance, table_path, chart_path, report_path, measured["evaluate"])
-
 
 
 def spot_solve(config: dict[str, Any], base_postflop: dict[str, Any], constants: str | os.PathLike | None,
