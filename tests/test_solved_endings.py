@@ -319,18 +319,30 @@ def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
     assert strategy_change(moved, same)["max_pp"] == pytest.approx(0.75 * 20.0)
 
 
-def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path):
+@pytest.mark.parametrize("with_start", [False, True])
+def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path, with_start):
+    """A committed table (and its start, the preflop state a shipped table carries) gives one result's
+    bytes whatever the core count."""
     import os
     import subprocess
     import sys
 
     from pokerlab.equity import sample_pair_counts
-    from pokerlab.equity_table import save_equity_table
+    from pokerlab.equity_table import load_equity_table, save_equity_table
+    from pokerlab.preflop.ending_corrections import start_path, write_solved_start
+    from pokerlab.preflop.solver import Solver
 
     spot = Spot("cash", 2, 30)
     (tmp_path / "tables").mkdir()
     folder = _table_folder(tmp_path / "tables", spot, random_corrections(build_tree(spot, SIZING), M, seed=6))
     save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "eq.npz", tmp_path / "eq.parquet")
+    if with_start:  # 20 iterations of the corrected game as the start; the solve measures at 20, 30, 60
+        table = read_ending_corrections(folder / solved_table_name(spot))
+        eq = load_equity_table(tmp_path / "eq.npz")
+        tree = build_tree(spot, SIZING)
+        solver = Solver(tree, chip_ev_payoffs(tree, MODEL, solved=table), eq.win, eq.tie)
+        solver.iterate(20)
+        write_solved_start(start_path(folder / solved_table_name(spot)), solver.state(), table, {"method": "test"})
     script = (
         "import sys\n"
         "from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file\n"
@@ -347,7 +359,10 @@ def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path):
         assert run.returncode == 0, run.stderr[-2000:]
         outputs.append((out.read_bytes(), out.with_suffix(".npz").read_bytes()))
     assert outputs[0] == outputs[1]
-    assert json.loads(outputs[0][0])["settings"]["postflop_model"] == "solved"
+    result = json.loads(outputs[0][0])
+    assert result["settings"]["postflop_model"] == "solved"
+    assert [h["iterations"] for h in result["history"]][0] == (20 if with_start else 30)
+    assert ("start" in result["settings"]["solved_endings"]) == with_start
 
 
 def _solved_section():

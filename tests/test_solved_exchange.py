@@ -142,6 +142,42 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
     assert ending["gap_fitting_bb"] < ending["model_gap_bb"]
 
 
+def test_a_shipped_table_and_its_start_solve_to_the_exchanges_chart(setting, equity_table, tmp_path):
+    """The exchange's table and start, read as a committed folder: the solve measures the start first,
+    and its chart there has the exchange's chart's strategies (the same average strategy); under a
+    longer schedule it continues from the start; a start beside other corrections is refused."""
+    import dataclasses
+
+    from pokerlab.preflop.ending_corrections import start_path
+    from pokerlab.preflop.solve import solved_table_name
+
+    sizing, base, settings, _ = setting
+    solve = _solve(setting, equity_table)
+    solve.run(6)
+    table_path = tmp_path / solved_table_name(SPOT)
+    report = write_outputs(solve, {"command": "test"}, table_path, tmp_path / "exchange.json", tmp_path / "report.json")
+    exchange = read_result(tmp_path / "exchange.json")
+    shipped = dataclasses.replace(base, model="solved", solved_tables=str(tmp_path),
+                                  solved_settings_sha256=settings.sha256(), checkpoints=(6,), bar_coefficient=100.0)
+    chart = solve_spot(SPOT, sizing, equity_table.win, equity_table.tie, shipped)
+    assert [n["strategy"] for n in chart["nodes"]] == [n["strategy"] for n in exchange["nodes"]]
+    assert chart["history"][0]["iterations"] == 6
+    start = chart["settings"]["solved_endings"]["start"]
+    assert start["iteration"] == 6 and start["joint_exploitability_per_seat"] == report["exploitability_per_seat"]
+    longer = solve_spot(SPOT, sizing, equity_table.win, equity_table.tie,
+                        dataclasses.replace(shipped, checkpoints=(6, 20), bar_coefficient=base.bar_coefficient))
+    assert [h["iterations"] for h in longer["history"]] == [6, 20]  # 6 is over the bar under the fixed table
+    assert longer["history"][0]["exploitability_bb"] == chart["exploitability_bb"]
+    other = read_ending_corrections(table_path)
+    node = next(iter(other.endings))
+    from pokerlab.preflop.ending_corrections import write_ending_corrections
+    write_ending_corrections(table_path, dataclasses.replace(
+        other, endings={**other.endings, node: (other.endings[node][0] + 0.5, other.endings[node][1])}))
+    assert start_path(table_path).exists()
+    with pytest.raises(ValueError, match="written with other corrections than the table beside it"):
+        solve_spot(SPOT, sizing, equity_table.win, equity_table.tie, shipped)
+
+
 def test_the_average_strategys_change_is_the_charts(setting, equity_table, tmp_path):
     """sigma_change on the solver's arrays equals loop.strategy_change on the two charts written from them."""
     from pokerlab.solved.joint import sigma_change

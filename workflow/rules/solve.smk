@@ -28,17 +28,18 @@ def postflop_class_table_input():
 
 
 def solved_table_inputs(names):
-    """Under model solved, the solved-ending tables of the spots ``names`` that the folder holds (a new
-    table re-runs its spot's solve; a spot without one is solved as v1)."""
+    """Under model solved, the solved-ending tables of the spots ``names`` that the folder holds, and
+    their starts (a new table or start re-runs its spot's solve; a spot without a table is solved as v1)."""
     section = config["solve"]["postflop"]
     if section.get("model") != "solved":
         return []
     from pathlib import Path
 
+    from pokerlab.preflop.ending_corrections import start_path
     from pokerlab.preflop.solve import solved_table_name
 
-    paths = [Path(section["solved_tables"]) / solved_table_name(parse_spot_name(n)) for n in names]
-    return [p.as_posix() for p in paths if p.is_file()]
+    tables = [Path(section["solved_tables"]) / solved_table_name(parse_spot_name(n)) for n in names]
+    return [p.as_posix() for t in tables for p in (t, start_path(t)) if p.is_file()]
 
 
 def solve_inputs():

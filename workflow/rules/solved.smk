@@ -17,10 +17,10 @@
 #                                         solve side by side (the plan of iteration 0), checkpointed in state.npz
 #                                         (a killed job resumes from it); writes the averaged table, the chart
 #                                         (the preflop average strategy) and the report with the joint exploitability
-#   snakemake --cores 2 solved_exchange_validation
-#   solved_exchange_arrivals  exchange/plan/...     the plan's endings with the ranges the chart brings there
-#   solved_exchange_heldout   exchange/heldout/...  each held-out flop solved once with those ranges (its own job)
-#   solved_exchange_validate  exchange/...-heldout.json  the table's valuation gap on the held-out flops
+#   snakemake --cores 2 solved_exchange_validation   (solved_rounds_validation: the same for solved_rounds)
+#   solved_exchange_arrivals  {method}/plan/...     the plan's endings with the ranges the chart brings there
+#   solved_exchange_heldout   {method}/heldout/...  each held-out flop solved once with those ranges (its own job)
+#   solved_exchange_validate  {method}/...-heldout.json  the table's valuation gap on the held-out flops
 
 from pokerlab.solved.settings import SolvedSettings
 from pokerlab.solved.validate import heldout_keys
@@ -91,6 +91,7 @@ rule solved_exchange_solve:
         boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
     output:
         table=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",
+        start=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.start.npz",
         chart=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.json",
         arrays=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.npz",
         report=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.json",
@@ -114,18 +115,30 @@ rule solved_exchange_solve:
         "../scripts/solved_exchange.py"
 
 
+def solved_validation_reports(method):
+    return [f"{SOLVED_DIR}/{method}/{s.name.replace('/', '-')}-heldout.json" for s in SOLVED.spots] if SOLVED is not None else []
+
+
 rule solved_exchange_validation:
     input:
-        [f"{SOLVED_DIR}/exchange/{s.name.replace('/', '-')}-heldout.json" for s in SOLVED.spots] if SOLVED is not None else [],
+        solved_validation_reports("exchange"),
 
 
+rule solved_rounds_validation:
+    input:
+        solved_validation_reports("rounds"),
+
+
+# The validation rules below serve both methods: {method} is exchange or rounds (same file layout).
 rule solved_exchange_arrivals:
     input:
-        chart=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/result.json",
+        chart=f"{SOLVED_DIR}/{{method}}/{SPOT_PATH}/result.json",
         sizing=config["solve"]["sizing"],
         endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
     output:
-        endings=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+        endings=f"{SOLVED_DIR}/{{method}}/plan/{SPOT_PATH}/endings.tsv",
+    wildcard_constraints:
+        method="exchange|rounds",
     threads: 1
     resources:
         mem_mb=1000,
@@ -136,14 +149,15 @@ rule solved_exchange_arrivals:
 
 rule solved_exchange_heldout:
     input:
-        endings=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+        endings=f"{SOLVED_DIR}/{{method}}/plan/{SPOT_PATH}/endings.tsv",
         boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
     output:
-        measurement=f"{SOLVED_DIR}/exchange/heldout/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
+        measurement=f"{SOLVED_DIR}/{{method}}/heldout/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
     params:
         key=lambda w: f"{spot_name(w.format, w.seats, w.depth)}/e{w.rank}/b{w.board}",
         solved=solved_param(SOLVED_SOLVE_KEYS),
     wildcard_constraints:
+        method="exchange|rounds",
         rank="[0-9]+",
         board="[0-9]+",
     threads: 1
@@ -151,13 +165,13 @@ rule solved_exchange_heldout:
         mem_mb=lambda w: SOLVED.max_memory_mb + 1000,
         runtime=360,
     log:
-        f"logs/solved/exchange/heldout_{SPOT_FILE}_e{{rank}}_b{{board}}.log",
+        f"logs/solved/{{method}}/heldout_{SPOT_FILE}_e{{rank}}_b{{board}}.log",
     script:
         "../scripts/solved_postflop.py"
 
 
 def solved_heldout_measurements(wildcards):
-    return [f"{SOLVED_DIR}/exchange/heldout/{SPOT_PATH}/{key.split('/', 3)[3]}.parquet".format(**wildcards)
+    return [f"{SOLVED_DIR}/{{method}}/heldout/{SPOT_PATH}/{key.split('/', 3)[3]}.parquet".format(**wildcards)
             for key in heldout_keys(spot_name(wildcards.format, wildcards.seats, wildcards.depth), SOLVED.max_endings,
                                     SOLVED.boards, SOLVED.heldout_boards)]
 
@@ -167,15 +181,16 @@ rule solved_exchange_validate:
         table="results/equity/equity_169.npz",
         sizing=config["solve"]["sizing"],
         constants=postflop_constants_input(),
-        corrections=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",
-        arrivals=f"{SOLVED_DIR}/exchange/plan/{SPOT_PATH}/endings.tsv",
+        corrections=f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.tsv",
+        arrivals=f"{SOLVED_DIR}/{{method}}/plan/{SPOT_PATH}/endings.tsv",
         boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
         measurements=solved_heldout_measurements,
     output:
-        report=f"{SOLVED_DIR}/exchange/{SPOT_FILE}-heldout.json",
+        report=f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}-heldout.json",
     params:
         base=solved_base_postflop(),
     wildcard_constraints:
+        method="exchange|rounds",
         format="[a-z_]+",
         seats="[0-9]+",
         depth="[0-9]+(\\.[0-9]+)?",

@@ -109,6 +109,7 @@ rule solved_rounds_finish:
         measurements=lambda w: round_measurements(w, len(ROUNDS)),
     output:
         table=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.tsv",
+        start=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.start.npz",
         chart=f"{ROUNDS_DIR}/result.json",
         arrays=f"{ROUNDS_DIR}/result.npz",
         report=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.json",

@@ -33,23 +33,27 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.cards import N_CLASSES, class_name, parse_class
-from pokerlab.io import atomic_path
+from pokerlab.io import atomic_path, deterministic_npz_bytes, sha256_file, write_bytes_atomic
 
 COLUMNS = ("node", "role", "class", "correction_bb")
 ROLES = ("oop", "ip")
 PROVENANCE_PREFIX = "# provenance: "
 MAX_CORRECTION_BB = 1000.0  # far beyond any real correction; catches a unit mistake (chips for bb)
 DECIMALS = 6  # bb, as written
+START_SUFFIX = ".start.npz"
+START_META = "start"  # the start file's member holding its JSON record
 
 
 @dataclass(frozen=True, eq=False)
 class EndingCorrections:
     """The corrections of one spot: ``endings[node] = (d_oop, d_ip)``, two 169-vectors in bb per
-    re-valued heads-up flop ending (its preflop action string). ``provenance``: what measured them."""
+    re-valued heads-up flop ending (its preflop action string). ``provenance``: what measured them;
+    ``start``: the preflop state a solve under them starts from (None: from zero)."""
 
     spot: str
     endings: dict[str, tuple[np.ndarray, np.ndarray]]
     provenance: dict = field(default_factory=dict)
+    start: SolvedStart | None = None
     n_classes: int = field(init=False, default=N_CLASSES)
 
     def __post_init__(self) -> None:
@@ -160,3 +164,52 @@ def read_ending_corrections(path: str | os.PathLike) -> EndingCorrections:
                                                  "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+@dataclass(frozen=True, eq=False)
+class SolvedStart:
+    """The preflop state a solve under a table starts from (:func:`read_solved_start`): ``state`` as
+    :meth:`pokerlab.preflop.solver.Solver.load_state` takes it, at preflop ``iteration``; ``record``:
+    what the exchange measured there (its joint exploitability per seat, bb) and what it was written
+    from; ``sha256``: of the file."""
+
+    state: dict[str, np.ndarray]
+    iteration: int
+    record: dict
+    sha256: str
+
+
+def start_path(table_path: str | os.PathLike) -> Path:
+    """The start beside a table: ``cash-2max-100bb.tsv`` -> ``cash-2max-100bb.start.npz``."""
+    path = Path(table_path)
+    return path.with_name(path.name.removesuffix(".tsv") + START_SUFFIX)
+
+
+def write_solved_start(path: str | os.PathLike, state: dict[str, np.ndarray], table: EndingCorrections,
+                       record: dict) -> None:
+    """Write the preflop ``state`` (with its ``iteration``) a solve under ``table`` starts from,
+    atomically, with ``record`` and the spot and digest of ``table``'s corrections."""
+    meta = {**record, "spot": table.spot, "corrections_sha256": table.digest(), "iteration": int(state["iteration"])}
+    arrays = {**state, START_META: np.array(json.dumps(meta, sort_keys=True))}
+    write_bytes_atomic(path, deterministic_npz_bytes(arrays, compresslevel=1))
+
+
+def read_solved_start(path: str | os.PathLike, table: EndingCorrections) -> SolvedStart:
+    """Read :func:`write_solved_start`'s file and check it belongs to ``table`` (its spot and the digest
+    of its corrections: a table re-measured without its start, or a start copied beside another table,
+    is refused). Errors name the file; the state's shapes are checked when a solver loads it."""
+    where = f"solved start {Path(path).as_posix()}"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data[START_META]))
+            state = {k: data[k] for k in data.files if k != START_META}
+    except Exception as exc:  # noqa: BLE001 - any unreadable file gets one message naming it
+        raise ValueError(f"{where}: unreadable ({type(exc).__name__}: {exc})") from None
+    if not isinstance(meta, dict) or "iteration" not in state:
+        raise ValueError(f"{where}: not a solved start (no record or no iteration)")
+    if meta.get("spot") != table.spot:
+        raise ValueError(f"{where}: written for {meta.get('spot')}, not {table.spot}")
+    if meta.get("corrections_sha256") != table.digest():
+        raise ValueError(f"{where}: written with other corrections than the table beside it "
+                         f"({meta.get('corrections_sha256')} against {table.digest()}); ship the two together")
+    return SolvedStart(state, int(state["iteration"]), meta, sha256_file(path))

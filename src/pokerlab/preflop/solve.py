@@ -27,7 +27,7 @@ import math
 import os
 import re
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -40,7 +40,8 @@ from pokerlab.icm import PayoutStructure, load_payouts
 from pokerlab.io import check_writable, compact_json_bytes, deterministic_npz_bytes, write_bytes_atomic
 from pokerlab.preflop.class_edges import ClassEdges, read_class_table
 from pokerlab.preflop.combos import COMBO_SEATS, HANDS, ComboDeck, combo_solver, read_out_combos
-from pokerlab.preflop.ending_corrections import EndingCorrections, read_ending_corrections
+from pokerlab.preflop.ending_corrections import (EndingCorrections, read_ending_corrections, read_solved_start,
+                                                 start_path)
 from pokerlab.preflop.payoffs import AggressorEdge, PostflopModel, chip_ev_payoffs, read_postflop_constants
 from pokerlab.preflop.readout import Readout, read_out
 from pokerlab.preflop.result_file import write_result
@@ -77,7 +78,8 @@ class SolveSettings:
     # the optional aggressor term (off by default): flat edges by whether the last preflop raiser is in position
     aggressor: AggressorEdge | None = None
     # model "solved": the folder of per-spot solved-ending tables (pokerlab.preflop.ending_corrections),
-    # one file per spot (solved_table_name); a spot without one is solved as v1, with v1's bytes
+    # one file per spot (solved_table_name), each with its start if one lies beside it; a spot without
+    # a table is solved as v1, with v1's bytes
     solved_tables: str | None = None
     # SHA-256 of the config's measuring settings (section solved, pokerlab.solved.settings): a table
     # measured with other settings is refused; None skips that check (a table read on its own)
@@ -163,8 +165,9 @@ class SolveSettings:
 
     def solved_endings(self, spot: Spot, sizing: dict) -> EndingCorrections | None:
         """The solved-ending table of ``spot`` under model ``solved`` (None: the model is another one,
-        or the folder has no table for the spot). A table measured for another spot, sizing schedule,
-        base constants or measuring settings is refused, naming the difference."""
+        or the folder has no table for the spot), with its start (``{table}.start.npz``) if one lies beside it.
+        A table measured for another spot, sizing schedule, base constants or measuring settings is
+        refused, naming the difference, and so is a start written with other corrections."""
         if self.model != "solved":
             return None
         path = Path(self.solved_tables) / solved_table_name(spot)
@@ -184,6 +187,8 @@ class SolveSettings:
             raise ValueError(f"{where}: measured with solved settings {p.get('settings_sha256')}, but the config's "
                              f"solved section is {self.solved_settings_sha256}; re-measure it (see its provenance's "
                              "command) or restore the settings it was measured with")
+        if start_path(path).exists():
+            table = replace(table, start=read_solved_start(start_path(path), table))
         return table
 
     def check_hands(self, spot: Spot) -> None:
@@ -255,9 +260,12 @@ def _model_settings(settings: SolveSettings, solved: EndingCorrections | None) -
     state fingerprint."""
     out = {} if settings.aggressor is None else {"postflop_aggressor": asdict(settings.aggressor)}
     if settings.model == "solved" and solved is not None:
+        start = {} if solved.start is None else {"start": {
+            **{k: v for k, v in solved.start.record.items() if k not in ("spot", "corrections_sha256")},
+            "sha256": solved.start.sha256}}
         return {**out, "postflop_model": "solved",
                 "solved_endings": {**solved.provenance, "endings": list(solved.endings),
-                                   "corrections_sha256": solved.digest()}}
+                                   "corrections_sha256": solved.digest(), **start}}
     if settings.model in ("v1", "solved"):
         return out
     edges = settings.class_edges
@@ -341,7 +349,9 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
     """Solve ``spot`` until it clears its bar (or the schedule ends); return the result document.
 
     ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
-    kept (resumed from if it holds a state of this very solve). ``progress(iteration, figure)``
+    kept (resumed from if it holds a state of this very solve). Under a solved-ending table with a
+    start, a solve that resumes nothing continues the start's state (:func:`checkpoint_schedule`).
+    ``progress(iteration, figure)``
     is called every ``save_every`` iterations (figure None) and at each checkpoint. ``payouts``:
     the ICM payout structures (default ``pokerlab/data/payouts.yaml``; chip formats ignore them).
     ``combo_table``: the 1,326 x 1,326 table, which ``solve.hands: combos`` solves over (``win``/``tie``
@@ -361,15 +371,19 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
         solver, payoff = make_solver(tree, settings.postflop, win, tie, payouts,  # chip EV or ICM, by format
                                      classes=settings.class_edges, aggressor=settings.aggressor, solved=solved)
     fingerprint = _fingerprint(spot, tree.sizing, settings, win, tie, shove_or_fold, payoff, solved, combo_table)
+    start = solved.start if solved is not None else None
+    schedule = checkpoint_schedule(settings.checkpoints, start.iteration if start is not None else 0)
     state_path = Path(state_path) if state_path is not None else None
     history: list[dict] = []
     bar = settings.bar_bb(spot.seats)
     if state_path is not None and state_path.exists():
-        history = _load_state(state_path, solver, fingerprint, settings.checkpoints, bar) or []  # else start over
+        history = _load_state(state_path, solver, fingerprint, schedule, bar) or []  # else start over
+    if not history and start is not None:
+        solver.load_state(start.state)
     measured = {h["iterations"]: h for h in history}
-    history = [h for h in history if h["iterations"] in settings.checkpoints]  # what this schedule measures
+    history = [h for h in history if h["iterations"] in schedule]  # what this schedule measures
     last: dict = {}
-    for target in settings.checkpoints:
+    for target in schedule:
         if target in measured:
             last = measured[target]
         else:
@@ -391,6 +405,13 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
             break
     return result_document(spot, tree, settings, solver, payoff, solved, win, tie, history, last, shove_or_fold,
                            combo_table=combo_table)
+
+
+def checkpoint_schedule(checkpoints: tuple[int, ...], start: int) -> tuple[int, ...]:
+    """Where a solve from iteration ``start`` measures its exploitability: at ``start`` itself (the
+    start's own average strategy is the first candidate), then at the checkpoints beyond it; from
+    zero, at the checkpoints."""
+    return checkpoints if start == 0 else (start, *(c for c in checkpoints if c > start))
 
 
 def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: dict, solved: EndingCorrections | None,

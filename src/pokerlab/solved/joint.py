@@ -44,7 +44,8 @@ from pokerlab.fit.plan import read_job
 from pokerlab.io import sha256_file, write_json_atomic, write_npz_streamed
 from pokerlab.postflop.game import PostflopSpot
 from pokerlab.postflop.solver import Mode, PostflopSolver
-from pokerlab.preflop.ending_corrections import EndingCorrections, write_ending_corrections
+from pokerlab.preflop.ending_corrections import (EndingCorrections, start_path, write_ending_corrections,
+                                                 write_solved_start)
 from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.result_file import write_result
 from pokerlab.preflop.solve import SolveSettings, result_document, sizing_digest
@@ -451,7 +452,9 @@ class JointSolve:
 def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str | os.PathLike,
                   chart_path: str | os.PathLike, report_path: str | os.PathLike,
                   evaluate: Measured | None = None) -> dict[str, Any]:
-    """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`), the chart (the
+    """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`) and beside them
+    their start (the preflop state at the last iteration, :func:`~pokerlab.preflop.ending_corrections.start_path`:
+    a solve under the table continues it, so the two ship together), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
     table; its nodes are written whatever its status, as a measurement) and the report (the exchange
     history, the joint exploitability and each ending's valuation gaps on its fitting flops, from
@@ -470,6 +473,8 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     report = {"spot": solve.spot.name, "iterations": solve.iteration, "exploitability_per_seat": gains,
               "exchanges_averaged": solve.summed, "endings": solve.fitting_gaps(table, evaluate), "history": solve.history}
     write_ending_corrections(table_path, table)
+    write_solved_start(start_path(table_path), reader.state(), table,
+                       {"method": "exchange", "joint_exploitability_per_seat": gains})
     write_result(chart_path, chart)
     write_json_atomic(report_path, report)
     return report
