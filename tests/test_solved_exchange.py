@@ -383,3 +383,49 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
         [f"r{r}/e{e}/b0.parquet" for r in (1, 2, 3) for e in (0, 1)]
     report = json.loads((solved / "rounds/cash-2max-8bb.json").read_text())
     assert [h["iteration"] for h in report["history"]] == [2, 4, 6] and "joint_gain_bb" in report["history"][-1]
+
+
+def test_held_out_flops_run_the_rounds_and_the_report_gives_their_gap(setting, equity_table, tmp_path):
+    """A held-out flop runs the rounds beside the fitting one without entering the corrections; the
+    rounds report's fitting gap is the history's gap_before_bb (two code paths), round 1 (no corrections
+    yet) pays the model's gaps on both kinds of flop, and the held-out gap is reported every round."""
+    from pokerlab.solved.rounds import finish, flop_round, preflop_round, rounds_report
+
+    sizing, base, settings, plan = setting
+    settings = SolvedSettings.from_config({**settings.raw, "heldout_boards": 1, "exchange": {"every": 2, "iterations": 6}})
+    paths = tuple(tmp_path / f"{name}.tsv" for name in ("spots", "endings", "boards"))
+    write_ending_plan(plan[0].parent / "result.json", SPOT.name, sizing, settings, *paths)
+
+    def fresh():
+        return JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, paths[1], paths[2],
+                          resident=False)
+
+    (ending,) = fresh().endings
+    assert len(ending.flops) == 1 and len(ending.heldout) == 1 and ending.heldout[0].board != ending.flops[0].board
+    fitting, heldout = ending.flops[0].key, ending.heldout[0].key
+    previous, states = None, {}
+    for r in (1, 2, 3):
+        folder = tmp_path / f"r{r}"
+        preflop_round(fresh(), r, previous, [tmp_path / f"r{r - 1}" / "e0" / "b0.parquet"] if r > 1 else [],
+                      folder / "preflop.npz", folder / "arrivals.npz")
+        for key in (fitting, heldout):
+            name = key.split("/", 3)[3]
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            flop_round(fresh(), key, states.get(key), folder / "arrivals.npz", folder / f"{name}.npz",
+                       folder / f"{name}.parquet")
+            states[key] = folder / f"{name}.npz"
+        previous = (folder / "preflop.npz", folder / "arrivals.npz")
+    report = finish(fresh(), previous, [tmp_path / "r3" / "e0" / "b0.parquet"], {"command": "test"},
+                    tmp_path / "t.tsv", tmp_path / "c" / "result.json", tmp_path / "report.json")
+    rows = rounds_report(fresh(), tmp_path, report["history"], tmp_path / "rounds.json")
+    assert [row["iteration"] for row in rows] == [2, 4, 6]
+    assert json.loads((tmp_path / "rounds.json").read_text())["rounds"] == rows
+    for row in rows:
+        (e,) = row["endings"]
+        assert e["gap_fitting_bb"] == pytest.approx(row["history"]["gap_before_bb"], abs=2e-6)
+        assert e["gap_heldout_bb"] > 0 and row["gap_heldout_bb"] == e["gap_heldout_bb"]
+    first = rows[0]["endings"][0]
+    assert first["gap_fitting_bb"] == first["model_gap_fitting_bb"]
+    assert first["gap_heldout_bb"] == first["model_gap_heldout_bb"]
+    assert rows[1]["gap_heldout_bb"] != rows[1]["model_gap_heldout_bb"]  # corrections in use from round 2 on
+    assert "joint_gain_bb" in rows[-1]["history"]  # the last round measures

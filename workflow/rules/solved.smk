@@ -127,6 +127,7 @@ rule solved_exchange_validation:
 rule solved_rounds_validation:
     input:
         solved_validation_reports("rounds"),
+        [f"{SOLVED_DIR}/rounds/{s.name.replace('/', '-')}-rounds.json" for s in SOLVED.spots] if SOLVED is not None else [],
 
 
 # The validation rules below serve both methods: {method} is exchange or rounds (same file layout).

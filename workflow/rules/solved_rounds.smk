@@ -129,3 +129,37 @@ rule solved_rounds_finish:
         f"logs/solved/rounds/{SPOT_FILE}_finish.log",
     script:
         "../scripts/solved_rounds_finish.py"
+
+
+def round_files(wildcards):
+    """Every round's preflop state, arrivals and flop measurements, held-out flops included (their own
+    chain of solved_round_flop jobs, which no preflop round reads)."""
+    names = [f"e{e}/b{b}" for e in range(SOLVED.max_endings) for b in range(SOLVED.boards + SOLVED.heldout_boards)]
+    return [f"{ROUNDS_DIR}/r{r}/{name}".format(**wildcards) for r in range(1, len(ROUNDS) + 1)
+            for name in ["preflop.npz", "arrivals.npz"] + [f"{n}.parquet" for n in names]]
+
+
+rule solved_rounds_report:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+        constants=postflop_constants_input(),
+        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        report=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.json",
+        rounds=round_files,
+    output:
+        report=f"{SOLVED_DIR}/rounds/{SPOT_FILE}-rounds.json",
+    params:
+        base=solved_base_postflop(),
+        folder=lambda w: ROUNDS_DIR.format(**w),
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    script:
+        "../scripts/solved_rounds_report.py"

@@ -93,7 +93,8 @@ def flop_ranges(spot: PostflopSpot, own_reach: tuple[np.ndarray, np.ndarray], fl
 @dataclass
 class Ending:
     """A re-valued heads-up flop ending: its node, seats (oop, ip), their contributions (bb), the
-    model payoffs' row, its flop solves and its rank in the plan."""
+    model payoffs' row, its flop solves, its rank in the plan and its held-out flops (never solved in
+    this process and never measured into the corrections; the rounds' jobs can solve them alongside)."""
 
     node: str
     seats: tuple[int, int]
@@ -101,6 +102,7 @@ class Ending:
     row: int
     flops: list[FlopSolve]
     rank: int
+    heldout: list[FlopSolve] = dataclasses.field(default_factory=list)
 
 
 def measurement(solver: PostflopSolver, mode: Mode) -> pd.DataFrame:
@@ -148,7 +150,8 @@ def measured_after(exchanges: int, iteration: int, until: int) -> bool:
 class JointSolve:
     """The exchanging solve of one spot (see the module docstring). ``endings_tsv``/``boards_tsv``:
     the plan of the model's solve (which endings are re-valued, and their flop subsets); the
-    held-out flops are left to the validation jobs. ``log``: where progress lines go (None: nowhere)."""
+    held-out flops are built but never solved here (the validation jobs and the rounds solve them).
+    ``log``: where progress lines go (None: nowhere)."""
 
     def __init__(self, spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
                  settings: SolvedSettings, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
@@ -169,18 +172,19 @@ class JointSolve:
             seats, contrib = ending_roles(self.tree, e.node)
             k = self.tree.index[e.node]
             oop, ip = ending_ranges(reach[seats[0], k], reach[seats[1], k], settings.floor_weight)
-            flops = []
+            flops, heldout = [], []
             for b in range(settings.boards + settings.heldout_boards):
                 job = read_job(endings_tsv, boards_tsv, f"{spot.name}/e{e.rank}/b{b}")
-                if job.heldout:
-                    continue
                 postflop_spot = PostflopSpot(e.pot_bb, e.behind_bb, tuple(parse_cards(job.board)), oop, ip,
                                              settings.bet_tree_for(e.node))
                 flop = FlopSolve(job.key, job.board, job.weight, postflop_spot)
+                if job.heldout:
+                    heldout.append(flop)
+                    continue
                 if resident:
                     flop.solver = flop.new_solver(settings)
                 flops.append(flop)
-            self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops, int(e.rank)))
+            self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops, int(e.rank), heldout))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
         self.summed = 0

@@ -15,6 +15,11 @@ process, bit for bit. Exchange ``r`` (1-based, :func:`round_iterations` iteratio
   measuring round, under the average ranges, its average strategy and the best response to it);
 - after the last round, :func:`finish` takes the last measurements and writes the table, the chart and
   the report as :func:`pokerlab.solved.joint.write_outputs` does.
+
+The held-out flops can run the same rounds (:func:`flop_round` takes their keys too): they take each
+round's ranges and iterate like the fitting flops, but no preflop round reads them. :func:`round_gaps`
+then gives, round by round, the valuation gap of the corrections in use on the fitting and on the
+held-out flops, beside the model's (:func:`rounds_report`).
 """
 
 from __future__ import annotations
@@ -22,17 +27,20 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 import pandas as pd
 
+from pokerlab.cards import CLASS_PRIOR
 from pokerlab.equity_table import load_equity_table
 from pokerlab.fit.solves import read_measurement, write_measurement
-from pokerlab.io import write_npz_streamed
+from pokerlab.io import write_json_atomic, write_npz_streamed
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
+from pokerlab.solved import values as V
 from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, JointSolve, Measured, flop_ranges, measured_after,
                                    measurement, write_outputs)
 from pokerlab.solved.loop import empty_values
@@ -132,12 +140,12 @@ def preflop_round(solve: JointSolve, r: int, previous: tuple[str | os.PathLike, 
 def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | None,
                arrivals_path: str | os.PathLike, out_state: str | os.PathLike,
                out_measurement: str | os.PathLike) -> None:
-    """Round ``r`` of fitting flop ``key`` (its plan job key; ``r`` is the arrivals' round): see the
-    module docstring. ``solve``: a ``JointSolve(..., resident=False)`` of the spot (for the flop's
+    """Round ``r`` of fitting or held-out flop ``key`` (its plan job key; ``r`` is the arrivals' round):
+    see the module docstring. ``solve``: a ``JointSolve(..., resident=False)`` of the spot (for the flop's
     postflop spot, built as the in-process solve builds it); ``previous_state``: this flop's round
     ``r - 1`` state (None for round 1)."""
     start, cpu = time.perf_counter(), sum(os.times()[:2])
-    found = [(e, f) for e in solve.endings for f in e.flops if f.key == key]
+    found = [(e, f) for e in solve.endings for f in (*e.flops, *e.heldout) if f.key == key]
     if not found:  # the spot has fewer endings than the plan's ranks (the workflow asks for every rank)
         write_npz_streamed(out_state, [("meta", _meta_array({"key": key, "missing": True}))])
         write_measurement(out_measurement, empty_values().assign(mode=pd.Series(dtype=str)),
@@ -184,6 +192,73 @@ def finish(solve: JointSolve, last: tuple[str | os.PathLike, str | os.PathLike],
         raise ValueError(f"{last[0]}: not the last round's state of this spot's exchange rounds")
     measured = _take_round(solve, last[1], measurement_paths, sum(rounds))
     return write_outputs(solve, provenance, table_path, chart_path, report_path, measured["evaluate"])
+
+
+def _gap_row(solve: JointSolve, e, frames: list[tuple[pd.DataFrame, dict]], q_oop: np.ndarray, q_ip: np.ndarray,
+             model: tuple[np.ndarray, np.ndarray], kind: str) -> dict[str, float]:
+    solved = V.solved_class_values(frames, e.contrib)
+    paid = V.corrected_values(model, solve.corrections[e.node], q_oop, q_ip)
+    return {f"gap_{kind}_bb": V.valuation_gap(paid, solved, q_oop, q_ip),
+            f"model_gap_{kind}_bb": V.valuation_gap(model, solved, q_oop, q_ip)}
+
+
+def round_gaps(solve: JointSolve, state_path: str | os.PathLike, arrivals_path: str | os.PathLike,
+               measurement_paths: list[str | os.PathLike]) -> dict[str, Any]:
+    """Round ``r``'s valuation gaps (bb, as :func:`pokerlab.solved.values.valuation_gap` measures them):
+    per ending, of the corrections that paid the round's preflop iterations (measured at round ``r - 1``,
+    zero in round 1; what the history's ``gap_before_bb`` measures on the fitting flops) and of the model
+    alone, against the round's solved values under the postflop current strategies, on the fitting flops
+    and on the held-out flops (``measurement_paths``: the round's flop files, held-out ones included), with
+    the ranges of the preflop current strategy. ``state_path``/``arrivals_path``: the round's preflop files;
+    the means are weighted by each ending's reach (the product of the seats' arriving class masses)."""
+    if not solve.load(state_path):
+        raise ValueError(f"{state_path}: not the state of this spot's exchange rounds")
+    with np.load(arrivals_path) as data:
+        meta = _read_meta(data)
+        own = {e.node: (data[f"current/e{e.rank}/oop"], data[f"current/e{e.rank}/ip"]) for e in solve.endings}
+    frames: dict[str, tuple[pd.DataFrame, dict]] = {}
+    for path in measurement_paths:
+        frame, record = read_measurement(path)
+        frames[record["key"]] = (frame[frame["mode"] == "current"].drop(columns="mode").reset_index(drop=True), record)
+    rows = []
+    for e in solve.endings:
+        q_oop, q_ip = CLASS_PRIOR * own[e.node][0], CLASS_PRIOR * own[e.node][1]
+        model = V.model_class_values(solve.model_payoffs, e.row, e.seats, q_oop, q_ip, solve.win, solve.tie)
+        row: dict[str, Any] = {"node": e.node, "reach": float(q_oop.sum() * q_ip.sum())}
+        for kind, flops in (("fitting", e.flops), ("heldout", e.heldout)):
+            found = [frames[f.key] for f in flops if f.key in frames]
+            if found:
+                row.update(_gap_row(solve, e, found, q_oop, q_ip, model, kind))
+        rows.append(row)
+    out: dict[str, Any] = {"round": meta["round"], "iteration": meta["iteration"]}
+    weight = sum(r["reach"] for r in rows)
+    for key in ("gap_fitting_bb", "model_gap_fitting_bb", "gap_heldout_bb", "model_gap_heldout_bb"):
+        if weight > 0 and all(key in r for r in rows):
+            out[key] = round(sum(r["reach"] * r[key] for r in rows) / weight, 6)
+    out["endings"] = [{k: round(v, 6) if isinstance(v, float) else v for k, v in r.items()} for r in rows]
+    return out
+
+
+def rounds_report(solve: JointSolve, rounds_dir: str | os.PathLike, history: list[dict[str, Any]],
+                  out_path: str | os.PathLike) -> list[dict[str, Any]]:
+    """Every round's :func:`round_gaps` (its files under ``rounds_dir``: ``r{r}/preflop.npz``,
+    ``r{r}/arrivals.npz`` and the flops' ``r{r}/e{rank}/b{board}.parquet``, held-out ones where they
+    exist), each with the exchange ``history``'s row of the same iteration (the report's: its
+    corrections' move, CPU and, at measuring rounds, the joint exploitability and the average strategy's
+    change), written as JSON; returns the rows."""
+    rounds_dir = Path(rounds_dir)
+    n = len(round_iterations(solve.settings.exchange_every, solve.settings.exchange_iterations))
+    taken = {row["iteration"]: row for row in history}
+    rows = []
+    for r in range(1, n + 1):
+        folder = rounds_dir / f"r{r}"
+        paths = [folder / f"{f.key.split('/', 3)[3]}.parquet" for e in solve.endings for f in (*e.flops, *e.heldout)]
+        row = round_gaps(solve, folder / "preflop.npz", folder / "arrivals.npz", [p for p in paths if p.exists()])
+        if row["iteration"] in taken:
+            row["history"] = taken[row["iteration"]]
+        rows.append(row)
+    write_json_atomic(out_path, {"spot": solve.spot.name, "rounds": rows})
+    return rows
 
 
 def spot_solve(config: dict[str, Any], base_postflop: dict[str, Any], constants: str | os.PathLike | None,
