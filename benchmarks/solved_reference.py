@@ -5,6 +5,9 @@
    of the joint game.
 2. Exchanging: both solvers keep their regrets and the corrections are re-measured every ``exchange``
    iterations; per exchange interval, the composed average profile's joint-game exploitability.
+3. Shipping an exchange: its averaged table with its preflop state as the start. The start's
+   exploitability in the game the table defines, and what continuing CFR+ there does to the
+   exploitability in the joint game, against a solve of the table's game from zero.
 
     python benchmarks/solved_reference.py [--outer 12] [--dampings 1,0.5,0.2] [--exchanges 1,5,10,30,100]
 """
@@ -16,7 +19,8 @@ import time
 
 import numpy as np
 
-from pokerlab.solved.reference import CfrPlus, exchange_iteration, exploitability, fixed_point_iteration, preflop_tree
+from pokerlab.solved.reference import (CfrPlus, FixedPoint, exchange_iteration, exploitability, fixed_point_iteration,
+                                       preflop_tree, warm_start)
 
 M, STACK = 5, 6.0
 
@@ -46,6 +50,19 @@ def main() -> None:
         fp = exchange_iteration(M, STACK, args.joint_iterations, exchange)
         print(f"  every {exchange:>3} iterations ({len(fp.changes):>4} exchanges): joint exploitability "
               f"{exploitability(root, fp.strategy, prior):.5f} bb ({time.perf_counter() - start:.1f} s)")
+    print("shipping an exchange (its second-half averaged table and its preflop state as the start); "
+          "exploitability in the table's game / in the joint game, bb:")
+    for exchange in (int(x) for x in args.exchanges.split(",")):
+        fp = exchange_iteration(M, STACK, args.joint_iterations, exchange)
+        start = warm_start(fp, M, STACK)
+        scratch = CfrPlus(start.root, prior, prior).iterate(args.joint_iterations)
+        cells = [f"from zero {exploitability(start.root, scratch.average, prior):.5f} / "
+                 f"{exploitability(root, FixedPoint(fp.averaged, scratch, fp.postflop, []).strategy, prior):.5f}"]
+        for more in (0, 300, args.joint_iterations):
+            start.iterate(more - (start.t - fp.preflop.t))
+            cells.append(f"start + {more}: {exploitability(start.root, start.average, prior):.5f} / "
+                         f"{exploitability(root, FixedPoint(fp.averaged, start, fp.postflop, []).strategy, prior):.5f}")
+        print(f"  every {exchange:>3}: " + "; ".join(cells), flush=True)
 
 
 if __name__ == "__main__":

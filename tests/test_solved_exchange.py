@@ -143,9 +143,9 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
 
 
 def test_a_shipped_table_and_its_start_solve_to_the_exchanges_chart(setting, equity_table, tmp_path):
-    """The exchange's table and start, read as a committed folder: the solve measures the start first,
-    and its chart there has the exchange's chart's strategies (the same average strategy); under a
-    longer schedule it continues from the start; a start beside other corrections is refused."""
+    """The exchange's table and start, read as a committed folder: the solve measures the start only,
+    and its chart has the exchange's chart's strategies (the same average strategy), shipped or rejected
+    by the bar as it stands; a start beside other corrections is refused."""
     import dataclasses
 
     from pokerlab.preflop.ending_corrections import start_path
@@ -164,10 +164,10 @@ def test_a_shipped_table_and_its_start_solve_to_the_exchanges_chart(setting, equ
     assert chart["history"][0]["iterations"] == 6
     start = chart["settings"]["solved_endings"]["start"]
     assert start["iteration"] == 6 and start["joint_exploitability_per_seat"] == report["exploitability_per_seat"]
-    longer = solve_spot(SPOT, sizing, equity_table.win, equity_table.tie,
+    strict = solve_spot(SPOT, sizing, equity_table.win, equity_table.tie,
                         dataclasses.replace(shipped, checkpoints=(6, 20), bar_coefficient=base.bar_coefficient))
-    assert [h["iterations"] for h in longer["history"]] == [6, 20]  # 6 is over the bar under the fixed table
-    assert longer["history"][0]["exploitability_bb"] == chart["exploitability_bb"]
+    assert [h["iterations"] for h in strict["history"]] == [6]  # judged as it stands, never continued
+    assert strict["status"] == "rejected" and strict["exploitability_bb"] == chart["exploitability_bb"]
     other = read_ending_corrections(table_path)
     node = next(iter(other.endings))
     from pokerlab.preflop.ending_corrections import write_ending_corrections

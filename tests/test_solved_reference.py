@@ -93,3 +93,19 @@ def test_exchanging_often_reaches_the_joint_equilibrium():
 def test_exchange_iteration_refuses_an_exchange_outside_the_run():
     with pytest.raises(ValueError, match="exchange must be in"):
         exchange_iteration(M, STACK, iterations=10, exchange=20)
+
+
+def test_a_start_ships_the_exchanges_chart_and_continuing_it_under_the_table_leaves_the_joint_equilibrium():
+    """Why a solve under a shipped table and its start stops at the start: the exchange's average profile
+    is an equilibrium of both the joint game and the game its averaged table defines, but CFR+ continued
+    in the latter drifts to another of that game's equilibria, which the joint game exploits."""
+    from pokerlab.solved.reference import FixedPoint, warm_start
+
+    root = preflop_tree(M, STACK)
+    fp = exchange_iteration(M, STACK, iterations=600, exchange=1)
+    start = warm_start(fp, M, STACK)
+    assert exploitability(root, fp.strategy, PRIOR) < 1e-3
+    assert exploitability(start.root, start.average, PRIOR) < 1e-3
+    start.iterate(600)
+    assert exploitability(start.root, start.average, PRIOR) < 1e-3  # still an equilibrium of the table's game ...
+    assert exploitability(root, FixedPoint(fp.averaged, start, fp.postflop, []).strategy, PRIOR) > 0.01  # ... not the joint one

@@ -350,7 +350,7 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
 
     ``win``/``tie``: the 169x169 showdown tables. ``state_path``: where the resumable state is
     kept (resumed from if it holds a state of this very solve). Under a solved-ending table with a
-    start, a solve that resumes nothing continues the start's state (:func:`checkpoint_schedule`).
+    start, the solve takes the start's state and judges it as it stands (:func:`checkpoint_schedule`).
     ``progress(iteration, figure)``
     is called every ``save_every`` iterations (figure None) and at each checkpoint. ``payouts``:
     the ICM payout structures (default ``pokerlab/data/payouts.yaml``; chip formats ignore them).
@@ -408,10 +408,12 @@ def solve_spot(spot: Spot, sizing: Sizing, win: np.ndarray, tie: np.ndarray, set
 
 
 def checkpoint_schedule(checkpoints: tuple[int, ...], start: int) -> tuple[int, ...]:
-    """Where a solve from iteration ``start`` measures its exploitability: at ``start`` itself (the
-    start's own average strategy is the first candidate), then at the checkpoints beyond it; from
-    zero, at the checkpoints."""
-    return checkpoints if start == 0 else (start, *(c for c in checkpoints if c > start))
+    """Where a solve measures its exploitability: from zero, at the checkpoints; from a solved start at
+    iteration ``start``, there only. The start's average strategy is the exchange's chart, an equilibrium
+    of the joint game; CFR+ continued under the fixed table drifts to another equilibrium of the table's
+    game, which the joint game exploits (``tests/test_solved_reference.py``), so a start is shipped or
+    rejected as it stands."""
+    return checkpoints if start == 0 else (start,)
 
 
 def result_document(spot: Spot, tree, settings: SolveSettings, solver, payoff: dict, solved: EndingCorrections | None,

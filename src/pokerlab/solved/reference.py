@@ -230,6 +230,9 @@ class FixedPoint:
     preflop: CfrPlus
     postflop: dict[str, CfrPlus]
     changes: list[float]
+    # exchange_iteration only: the corrections averaged over the exchanges of the run's second half (the
+    # table an exchange ships, as pokerlab.solved.joint.JointSolve.averaged_table)
+    averaged: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
 
     def strategy(self, node: Node) -> np.ndarray:
         """The composed profile: preflop from the preflop solve, postflop from the ending's solve."""
@@ -253,6 +256,8 @@ def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, flo
     preflop = CfrPlus(root, prior, prior)
     postflop = {e: CfrPlus(postflop_tree(e, 2 * c, stack - c, c, m), prior, prior) for e, c in FLOP_ENDINGS.items()}
     changes: list[float] = []
+    sums = {e: (np.zeros(m), np.zeros(m)) for e in FLOP_ENDINGS}
+    summed = 0
     while preflop.t < iterations:
         block = min(exchange, iterations - preflop.t)
         preflop.iterate(block)
@@ -267,8 +272,23 @@ def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, flo
             change = max(change, float(np.max(np.abs(np.r_[d_oop - d[e][0], d_ip - d[e][1]]))))
             d[e] = (d_oop, d_ip)
             leaves[e].payoff = model_payoff(m, contrib) + d_ip[:, None] - d_oop[None, :]
+            if preflop.t > iterations // 2:
+                sums[e] = (sums[e][0] + d_oop, sums[e][1] + d_ip)
+        summed += preflop.t > iterations // 2
         changes.append(change)
-    return FixedPoint(d, preflop, postflop, changes)
+    averaged = {e: (s[0] / summed, s[1] / summed) for e, s in sums.items()} if summed else dict(d)
+    return FixedPoint(d, preflop, postflop, changes, averaged)
+
+
+def warm_start(fp: FixedPoint, m: int, stack: float) -> CfrPlus:
+    """A preflop CFR+ on the leaf game of ``fp``'s averaged table that holds ``fp``'s preflop state: what a
+    solve under a shipped table and its start continues (pokerlab.preflop.solve with a solved start)."""
+    prior = np.full(m, 1.0 / m)
+    solver = CfrPlus(preflop_tree(m, stack, leaf_payoffs(m, fp.averaged)), prior, prior)
+    solver.regret = {k: v.copy() for k, v in fp.preflop.regret.items()}
+    solver.total = {k: v.copy() for k, v in fp.preflop.total.items()}
+    solver.t = fp.preflop.t
+    return solver
 
 
 def fixed_point_iteration(m: int, stack: float, outer: int, preflop_iterations: int, postflop_iterations: int,
