@@ -60,7 +60,7 @@ class PlayerArrays(NamedTuple):
 
     cards: np.ndarray  # (n, 2) int64: the hand's cards
     same_combo: np.ndarray  # (n,) int64: the same combo's place in the opponent's list, -1 if absent
-    showdown_tables: np.ndarray  # (n_boards, 4, n) int16: hands sorted by strength (see board_tables)
+    showdown_tables: np.ndarray  # (n_boards, 4, n) uint16: hands sorted by strength (see board_tables)
     showdown_n_valid: np.ndarray  # (n_boards,) int32: hands not colliding with each river board
     suit_images: np.ndarray  # (24, n) int64: place of the hand's image under suit permutation k
     runout_matrices: np.ndarray  # (K, n, n_opponent) int16: see runouts.runout_matrices

@@ -62,11 +62,12 @@ def board_tables(boards: np.ndarray, cards: tuple[np.ndarray, ...]) -> tuple[tup
     """Per board, each player's hands that do not collide with it, sorted by strength.
 
     ``cards[p]`` is player ``p``'s (n_p, 2) hand cards. Returns per player ``tables`` of shape
-    (n_boards, 4, n_p) int16 whose rows are hand index, strength rank, first card and second
+    (n_boards, 4, n_p) uint16 whose rows are hand index, strength rank, first card and second
     card, in ascending strength over the first ``n_valid[b]`` columns (the rest is padding),
     and ``n_valid`` (n_boards,) int32. The strength rank numbers the distinct strengths of all
-    players' hands on the board from 0, so the players' tables compare with each other; int16
-    halves the tables, which the sweeps read from memory once per showdown.
+    players' hands on the board from 0, so the players' tables compare with each other. 16 bits
+    halve the tables, which the sweeps read from memory once per showdown; unsigned, because
+    Numba checks every array read through a signed index for a negative (wrapped) one.
     """
     boards = np.ascontiguousarray(boards, np.int64)
     strengths = [_strengths(boards, np.ascontiguousarray(c, np.int64), CARD_BITS) for c in cards]
@@ -81,7 +82,7 @@ def board_tables(boards: np.ndarray, cards: tuple[np.ndarray, ...]) -> tuple[tup
         start += strength.shape[1]
         order = np.argsort(strength, axis=1, kind="stable")
         n_valid = (strength >= 0).sum(axis=1).astype(np.int32)
-        tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.int16)
+        tables = np.zeros((boards.shape[0], 4, hand_cards.shape[0]), dtype=np.uint16)
         for b in range(boards.shape[0]):
             valid = order[b, strength.shape[1] - n_valid[b]:]  # invalid (-1) sort first
             k = valid.size
