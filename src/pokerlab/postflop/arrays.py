@@ -58,7 +58,7 @@ class DealArrays(NamedTuple):
 class PlayerArrays(NamedTuple):
     """One player's hands, each numbered by its place in the player's hand list."""
 
-    cards: np.ndarray  # (n, 2) uint8: the hand's cards
+    cards: np.ndarray  # (n, 2) int64: the hand's cards
     same_combo: np.ndarray  # (n,) int64: the same combo's place in the opponent's list, -1 if absent
     showdown_tables: np.ndarray  # (n_boards, 4, n) uint16: hands sorted by strength (see board_tables)
     showdown_n_valid: np.ndarray  # (n_boards,) int32: hands not colliding with each river board

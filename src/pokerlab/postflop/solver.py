@@ -63,8 +63,7 @@ def game_arrays(spot: PostflopSpot, tree: PublicTree, hands: tuple[np.ndarray, .
     """The :class:`GameArrays` of ``spot`` for the players' ``hands`` (combo indices) with their
     ``weights``; per player the size of each state block in storage order (see :mod:`.arrays`);
     and the seconds the run-out matrices took."""
-    # unsigned: Numba indexes the per-card arrays through them without a negative-index check
-    cards = tuple(np.ascontiguousarray(COMBO_CARDS[h].astype(np.uint8)) for h in hands)
+    cards = tuple(np.ascontiguousarray(COMBO_CARDS[h].astype(np.int64)) for h in hands)
     position = [np.full(1326, -1, np.int64) for _ in range(2)]
     for p in range(2):
         position[p][hands[p]] = np.arange(hands[p].size)
