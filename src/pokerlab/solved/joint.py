@@ -335,10 +335,9 @@ class JointSolve:
             q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             solved = V.solved_class_values(evaluate[e.node], e.contrib)
-            paid = V.corrected_values(model, table.endings[e.node], q_oop, q_ip)
+            gap, model_gap = V.valuation_gaps(model, table.endings[e.node], solved, q_oop, q_ip)
             rows.append({"node": e.node, "flops": [f.board for f in e.flops],
-                         "model_gap_bb": round(V.valuation_gap(model, solved, q_oop, q_ip), 6),
-                         "gap_fitting_bb": round(V.valuation_gap(paid, solved, q_oop, q_ip), 6),
+                         "model_gap_bb": round(model_gap, 6), "gap_fitting_bb": round(gap, 6),
                          "residual_bb": round(V.corrections(solved, model, q_oop, q_ip)[2], 6)})
         return rows
 

@@ -194,14 +194,6 @@ def finish(solve: JointSolve, last: tuple[str | os.PathLike, str | os.PathLike],
     return write_outputs(solve, provenance, table_path, chart_path, report_path, measured["evaluate"])
 
 
-def _gap_row(solve: JointSolve, e, frames: list[tuple[pd.DataFrame, dict]], q_oop: np.ndarray, q_ip: np.ndarray,
-             model: tuple[np.ndarray, np.ndarray], kind: str) -> dict[str, float]:
-    solved = V.solved_class_values(frames, e.contrib)
-    paid = V.corrected_values(model, solve.corrections[e.node], q_oop, q_ip)
-    return {f"gap_{kind}_bb": V.valuation_gap(paid, solved, q_oop, q_ip),
-            f"model_gap_{kind}_bb": V.valuation_gap(model, solved, q_oop, q_ip)}
-
-
 def round_gaps(solve: JointSolve, state_path: str | os.PathLike, arrivals_path: str | os.PathLike,
                measurement_paths: list[str | os.PathLike]) -> dict[str, Any]:
     """Round ``r``'s valuation gaps (bb, as :func:`pokerlab.solved.values.valuation_gap` measures them):
@@ -228,7 +220,9 @@ def round_gaps(solve: JointSolve, state_path: str | os.PathLike, arrivals_path: 
         for kind, flops in (("fitting", e.flops), ("heldout", e.heldout)):
             found = [frames[f.key] for f in flops if f.key in frames]
             if found:
-                row.update(_gap_row(solve, e, found, q_oop, q_ip, model, kind))
+                solved = V.solved_class_values(found, e.contrib)
+                row[f"gap_{kind}_bb"], row[f"model_gap_{kind}_bb"] = V.valuation_gaps(
+                    model, solve.corrections[e.node], solved, q_oop, q_ip)
         rows.append(row)
     out: dict[str, Any] = {"round": meta["round"], "iteration": meta["iteration"]}
     weight = sum(r["reach"] for r in rows)

@@ -119,10 +119,10 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
             rows.append(row)
             continue
         solved = V.solved_class_values(measured, e.contrib)
-        paid = V.corrected_values(e.model, table.endings[e.node], e.q_oop, e.q_ip)
+        gap, model_gap = V.valuation_gaps(e.model, table.endings[e.node], solved, e.q_oop, e.q_ip)
         row.update({"flops": [m[1]["board"] for m in measured],
-                    "model_gap_heldout_bb": V.valuation_gap(e.model, solved, e.q_oop, e.q_ip),
-                    "gap_heldout_bb": V.valuation_gap(paid, solved, e.q_oop, e.q_ip),
+                    "model_gap_heldout_bb": model_gap,
+                    "gap_heldout_bb": gap,
                     "postflop_exploitability_pct_pot": float(np.mean([m[1]["exploitability_pct_pot"]
                                                                       for m in measured])),
                     "postflop_cpu_seconds": float(sum(m[1]["cpu_seconds"] for m in measured))})

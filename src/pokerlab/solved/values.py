@@ -134,6 +134,14 @@ def valuation_gap(values: tuple[np.ndarray, np.ndarray], solved: ClassValues, q_
     return role_mean((np.abs(values[0] - solved.oop), np.abs(values[1] - solved.ip)), q_oop, q_ip)
 
 
+def valuation_gaps(model: tuple[np.ndarray, np.ndarray], d: tuple[np.ndarray, np.ndarray], solved: ClassValues,
+                   q_oop: np.ndarray, q_ip: np.ndarray) -> tuple[float, float]:
+    """(table gap, model gap): the :func:`valuation_gap` of what corrections ``d`` pay on top of the
+    ``model`` (:func:`corrected_values`), and of the model alone, against the same solved values."""
+    paid = corrected_values(model, d, q_oop, q_ip)
+    return valuation_gap(paid, solved, q_oop, q_ip), valuation_gap(model, solved, q_oop, q_ip)
+
+
 def effective_flops(weights: np.ndarray) -> float:
     """The effective number of flops of a weighted subset, ``(sum w)^2 / sum w^2``: the count of
     equally weighted flops whose mean has the same sampling variance."""
