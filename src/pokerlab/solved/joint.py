@@ -18,7 +18,8 @@ cycles. The corrections themselves keep moving with the current strategies, so a
 iteration budget; its chart is the preflop average strategy, judged by the joint exploitability
 (:meth:`JointSolve.joint_exploitability`), and its table the corrections averaged over the exchanges
 of the run's second half (a record of the model's error: re-solving the preflop game under a fixed
-table need not give the chart back).
+table need not give the chart back). A run continued under a larger budget whose sums began before the
+new half-way point starts them again, so the table never averages an exchange of the first half.
 
 Everything is resumable: :meth:`JointSolve.save` writes the whole state (preflop and postflop regrets
 and sums, corrections, history) atomically, and :meth:`JointSolve.load` continues bit for bit.
@@ -186,8 +187,7 @@ class JointSolve:
                 flops.append(flop)
             self.endings.append(Ending(e.node, seats, contrib, row_of[e.node], flops, int(e.rank), heldout))
         self.corrections = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
-        self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
-        self.summed = 0
+        self._restart_sums()
         self.history: list[dict[str, Any]] = []
         self.measured_sigma: np.ndarray | None = None  # the average strategy at the last measurement
         self.preflop = preflop
@@ -243,6 +243,11 @@ class JointSolve:
                 measured[e.node].append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
         return self.take_measurements(reach, measured, time.perf_counter() - start, sum(os.times()[:2]) - cpu)
 
+    def _restart_sums(self) -> None:
+        """No exchange summed into the averaged table yet."""
+        self.correction_sums = {e.node: (np.zeros(N_CLASSES), np.zeros(N_CLASSES)) for e in self.endings}
+        self.summed = 0
+
     def preflop_step(self, iterations: int) -> np.ndarray:
         """Step 1: the preflop iterations; returns the current strategy's reach (seats, nodes, classes)."""
         self.preflop.iterate(iterations)
@@ -264,7 +269,11 @@ class JointSolve:
             old = self.corrections[e.node]
             change = max(change, float(np.max(np.abs(np.r_[d_oop - old[0], d_ip - old[1]]))))
             self.corrections[e.node] = (d_oop, d_ip)
-        if self.iteration > self.settings.exchange_iterations // 2:
+        half = self.settings.exchange_iterations // 2
+        if self.iteration > half:
+            if self.summed and self.history[-self.summed]["iteration"] <= half:
+                # a run continued under a larger budget: its sums began before this budget's half-way point
+                self._restart_sums()
             for node, (d_oop, d_ip) in self.corrections.items():
                 s = self.correction_sums[node]
                 self.correction_sums[node] = (s[0] + d_oop, s[1] + d_ip)

@@ -176,15 +176,14 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
         d_oop, d_ip, residual = V.corrections(fitting, model, q_oop, q_ip)
         old = table.get(e.node, (np.zeros_like(d_oop), np.zeros_like(d_ip)))
         table[e.node] = (old[0] + settings.damping * (d_oop - old[0]), old[1] + settings.damping * (d_ip - old[1]))
-        used = V.corrected_values(model, old, q_oop, q_ip)  # what table k paid at this ending
+        gap, model_gap = V.valuation_gaps(model, old, fitting, q_oop, q_ip)  # of what table k paid here
         row = {"node": e.node, "pot_type": pot_type(e.node), "reach": float(e.reach), "spr": float(e.spr),
                "oop": e.oop, "ip": e.ip, "flops": sum(not m[1]["heldout"] for m in measured),
-               "heldout_flops": len(heldout), "model_gap_bb": V.valuation_gap(model, fitting, q_oop, q_ip),
-               "gap_fitting_bb": V.valuation_gap(used, fitting, q_oop, q_ip), "residual_bb": residual,
+               "heldout_flops": len(heldout), "model_gap_bb": model_gap, "gap_fitting_bb": gap, "residual_bb": residual,
                "postflop_exploitability_pct_pot": float(np.mean([m[1]["exploitability_pct_pot"] for m in measured])),
                "postflop_cpu_seconds": float(sum(m[1]["cpu_seconds"] for m in measured))}
         if heldout:
-            row["gap_heldout_bb"] = V.valuation_gap(used, V.solved_class_values(heldout, contrib), q_oop, q_ip)
+            row["gap_heldout_bb"] = V.valuation_gaps(model, old, V.solved_class_values(heldout, contrib), q_oop, q_ip)[0]
         rows.append(row)
     result = read_result(result_path)
     report: dict[str, Any] = {
