@@ -38,13 +38,12 @@ from pokerlab.equity_table import load_equity_table
 from pokerlab.fit.solves import read_measurement, write_measurement
 from pokerlab.io import write_json_atomic, write_npz_streamed
 from pokerlab.postflop.solver import Mode
-from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved import values as V
 from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, JointSolve, Measured, flop_ranges, measured_after,
                                    measurement, write_outputs)
 from pokerlab.solved.loop import empty_values
-from pokerlab.solved.settings import SolvedSettings
+from pokerlab.solved.settings import SolvedSettings, base_settings
 
 MODES = {"current": Mode.CURRENT, "evaluate": Mode.EVALUATE, "best_response": Mode.BEST_RESPONSE}
 """What a flop round's measurement holds (column ``mode``): the current strategy's values, and at a
@@ -261,8 +260,7 @@ def spot_solve(config: dict[str, Any], base_postflop: dict[str, Any], constants:
                log: TextIO | None = None) -> JointSolve:
     """The exchanging solve of ``spot_name`` from the workflow's config and inputs: the base model
     ``base_postflop`` (``solve.postflop`` without the solved tables), the plan's endings and boards."""
-    base = SolveSettings.from_config({**config["solve"], "postflop": base_postflop}, constants)
-    table = load_equity_table(equity_path)
+    base, table = base_settings(config, base_postflop, constants), load_equity_table(equity_path)
     return JointSolve(parse_spot_name(spot_name), load_sizing(sizing_path), base, table.win, table.tie,
                       SolvedSettings.from_config(config["solved"]), endings_tsv, boards_tsv, log=log,
                       resident=resident)

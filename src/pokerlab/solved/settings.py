@@ -14,6 +14,7 @@ from typing import Any
 
 from pokerlab.fit.settings import parse_bet_tree, parse_spot_list
 from pokerlab.postflop.game import BetTree
+from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import Spot
 
 POT_TYPES = ("limped", "single_raised", "three_bet", "four_bet")
@@ -144,3 +145,16 @@ def settings_sha256(section: dict) -> str:
     """SHA-256 of a ``solved`` config section's measuring keys (:data:`MEASURING_KEYS`)."""
     what = {k: section.get(k) for k in MEASURING_KEYS}
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def base_settings(config: dict[str, Any], base_postflop: dict[str, Any], constants: str | None) -> SolveSettings:
+    """The preflop solve's settings under the base model: the workflow ``config``'s ``solve`` section with
+    ``base_postflop`` (``solve.postflop`` without its solved tables) and the ``constants`` file (None: the
+    section's own)."""
+    return SolveSettings.from_config({**config["solve"], "postflop": base_postflop}, constants)
+
+
+def table_provenance(config: dict[str, Any], command: str) -> dict[str, Any]:
+    """What a measured table records of its making: the ``command`` that re-measures it and the workflow
+    ``config``'s ``solved`` section but its spot list."""
+    return {"command": command, "settings": {k: config["solved"].get(k) for k in sorted(config["solved"]) if k != "spots"}}
