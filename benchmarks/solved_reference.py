@@ -4,12 +4,15 @@
    loop's last profile (leaf-game preflop play + the endings' postflop solves) is from an equilibrium
    of the joint game.
 2. Exchanging: both solvers keep their regrets and the corrections are re-measured every ``exchange``
-   iterations; per exchange interval, the composed average profile's joint-game exploitability.
+   iterations; per exchange interval, the composed average profile's joint-game exploitability, with
+   the postflop solvers iterating as often as the preflop one, or 1/2 and 1/4 as often
+   (``--postflop-shares``; ``exchange.postflop_every`` of the solved settings).
 3. Shipping an exchange: its averaged table with its preflop state as the start. The start's
    exploitability in the game the table defines, and what continuing CFR+ there does to the
    exploitability in the joint game, against a solve of the table's game from zero.
 
     python benchmarks/solved_reference.py [--outer 12] [--dampings 1,0.5,0.2] [--exchanges 1,5,10,30,100]
+        [--postflop-shares 1,2,4] [--joint-iterations 3000]
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=1500, help="CFR+ iterations of every preflop and postflop solve")
     parser.add_argument("--exchanges", default="1,5,10,30,100")
     parser.add_argument("--joint-iterations", type=int, default=3000, help="iterations of the exchanging runs")
+    parser.add_argument("--postflop-shares", default="1",
+                        help="postflop iterations per exchange as 1/k of the exchange interval, for each k listed")
     args = parser.parse_args()
     prior = np.full(M, 1.0 / M)
     root = preflop_tree(M, STACK)
@@ -46,10 +51,14 @@ def main() -> None:
               f"{exploitability(root, fp.strategy, prior):.4f} bb")
     print(f"exchanging, both solvers warm, {args.joint_iterations} iterations:")
     for exchange in (int(x) for x in args.exchanges.split(",")):
-        start = time.perf_counter()
-        fp = exchange_iteration(M, STACK, args.joint_iterations, exchange)
-        print(f"  every {exchange:>3} iterations ({len(fp.changes):>4} exchanges): joint exploitability "
-              f"{exploitability(root, fp.strategy, prior):.5f} bb ({time.perf_counter() - start:.1f} s)")
+        for share in (int(x) for x in args.postflop_shares.split(",")):
+            if share > exchange:
+                continue
+            start = time.perf_counter()
+            fp = exchange_iteration(M, STACK, args.joint_iterations, exchange, postflop_every=exchange // share)
+            print(f"  every {exchange:>3} iterations ({len(fp.changes):>4} exchanges), postflop {exchange // share:>3} "
+                  f"per exchange: joint exploitability {exploitability(root, fp.strategy, prior):.5f} bb "
+                  f"({time.perf_counter() - start:.1f} s)")
     print("shipping an exchange (its second-half averaged table and its preflop state as the start); "
           "exploitability in the table's game / in the joint game, bb:")
     for exchange in (int(x) for x in args.exchanges.split(",")):

@@ -167,3 +167,32 @@ def test_streamed_npz_is_read_by_numpy_and_a_failed_stream_leaves_nothing(tmp_pa
     with pytest.raises(RuntimeError, match="killed mid-write"):
         write_npz_streamed(tmp_path / "t.npz", broken())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]
+
+
+def test_array_records_read_back_into_given_arrays_and_refuse_a_mismatch_or_a_truncated_file(tmp_path):
+    import numpy as np
+
+    from pokerlab.io import read_arrays, write_arrays
+
+    arrays = {"regrets0": np.arange(-6, 6, dtype=np.int16), "scales": np.linspace(0, 1, 4, dtype=np.float32),
+              "iterations": np.array(7), "grid": np.arange(6.0).reshape(2, 3)}
+    write_arrays(tmp_path / "s.state", arrays.items())
+    back = read_arrays(tmp_path / "s.state")
+    assert list(back) == list(arrays)
+    for name, array in arrays.items():
+        assert back[name].dtype == array.dtype and back[name].shape == array.shape
+        np.testing.assert_array_equal(back[name], array)
+    into = {"regrets0": np.zeros(12, np.int16)}
+    read = read_arrays(tmp_path / "s.state", into=into)
+    assert read["regrets0"] is into["regrets0"]
+    np.testing.assert_array_equal(into["regrets0"], arrays["regrets0"])
+    with pytest.raises(ValueError, match="s.state: regrets0 is int16 of shape .12,.; expected int32"):
+        read_arrays(tmp_path / "s.state", into={"regrets0": np.zeros(12, np.int32)})
+    write_arrays(tmp_path / "one.state", [("regrets0", arrays["regrets0"])])
+    whole = (tmp_path / "one.state").read_bytes()
+    (tmp_path / "cut.state").write_bytes(whole[:-5])  # ends inside regrets0's data
+    with pytest.raises(ValueError, match="cut.state: regrets0: the file ends inside the array"):
+        read_arrays(tmp_path / "cut.state", into={"regrets0": np.zeros(12, np.int16)})
+    (tmp_path / "cut.state").write_bytes(whole[:-30])  # inside the header, read by NumPy
+    with pytest.raises(ValueError, match="cut.state: "):
+        read_arrays(tmp_path / "cut.state")

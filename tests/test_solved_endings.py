@@ -383,6 +383,7 @@ def _solved_section():
     ({"bet_trees": {"limped": {}}}, "one bet tree for each pot type"),
     ({"tolerance": {"strategy_pp": -1, "gap_bb": 0.1}}, "solved.tolerance.strategy_pp"),
     ({"compression": "yes"}, "solved.compression: 'yes' must be true or false"),
+    ({"exchange": {"every": 10, "iterations": 100, "postflop_every": 20}}, "solved.exchange.postflop_every: 20"),
 ])
 def test_solved_settings_name_the_bad_key(change, message):
     from pokerlab.solved.settings import SolvedSettings

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from pokerlab import cards
+from pokerlab.io import read_arrays
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.result_file import read_result, write_result
@@ -309,15 +310,17 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"
 
 
-def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, equity_table, tmp_path):
+@pytest.mark.parametrize("postflop_every", [2, 1])
+def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, equity_table, tmp_path, postflop_every):
     """pokerlab.solved.rounds: the preflop side and each flop solve as their own jobs per exchange,
     through files, give the in-process solve's corrections, preflop state, postflop state, joint
     exploitability, table and chart, bit for bit (measuring rounds included: 6 rounds, measured after
-    the 5th and the 6th)."""
+    the 5th and the 6th), with the flops iterating as often as the preflop side or half as often."""
     from pokerlab.solved.rounds import finish, flop_round, preflop_round, round_iterations
 
     sizing, base, settings, plan = setting
-    settings = SolvedSettings.from_config({**settings.raw, "exchange": {"every": 2, "iterations": 12}})
+    settings = SolvedSettings.from_config({**settings.raw, "exchange": {"every": 2, "iterations": 12,
+                                                                        "postflop_every": postflop_every}})
 
     def fresh(resident):
         return JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, settings, plan[1], plan[2],
@@ -337,7 +340,7 @@ def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, e
         measurements = []
         for key in keys:
             name = key.split("/", 3)[3]
-            state, measured = folder / f"{name}.npz", folder / f"{name}.parquet"
+            state, measured = folder / f"{name}.state", folder / f"{name}.parquet"
             state.parent.mkdir(parents=True, exist_ok=True)
             flop_round(fresh(False), key, flop_states.get(key), folder / "arrivals.npz", state, measured)
             flop_states[key] = state
@@ -353,9 +356,11 @@ def test_the_exchange_as_rounds_of_jobs_computes_the_in_process_solve(setting, e
         np.testing.assert_array_equal(outside.corrections[node][0], d_oop)
         np.testing.assert_array_equal(outside.corrections[node][1], d_ip)
     (e,) = inside.endings
-    with np.load(flop_states[e.flops[0].key]) as data:
-        for name, array in e.flops[0].solver.state().items():
-            np.testing.assert_array_equal(data[name], array, err_msg=name)
+    assert e.flops[0].solver.iterations == 6 * postflop_every
+    data = read_arrays(flop_states[e.flops[0].key])
+    assert int(data["iterations"]) == 6 * postflop_every
+    for name, array in e.flops[0].solver.state().items():
+        np.testing.assert_array_equal(data[name], array, err_msg=name)
     timing = ("wall_seconds", "cpu_seconds")
     strip = [{k: v for k, v in row.items() if k not in timing} for row in inside.history]
     assert [{k: v for k, v in row.items() if k not in timing} for row in outside.history] == strip
@@ -384,7 +389,8 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
         "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
-        f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6}}\n  bet_trees:\n{trees}\n")
+        f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6, postflop_every: 1}}\n"
+        f"  bet_trees:\n{trees}\n")
     for target in ("solved_rounds", "solved_exchange"):
         out = subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", "over.yaml"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=900)
@@ -430,9 +436,9 @@ def test_held_out_flops_run_the_rounds_and_the_report_gives_their_gap(setting, e
         for key in (fitting, heldout):
             name = key.split("/", 3)[3]
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            flop_round(fresh(), key, states.get(key), folder / "arrivals.npz", folder / f"{name}.npz",
+            flop_round(fresh(), key, states.get(key), folder / "arrivals.npz", folder / f"{name}.state",
                        folder / f"{name}.parquet")
-            states[key] = folder / f"{name}.npz"
+            states[key] = folder / f"{name}.state"
         previous = (folder / "preflop.npz", folder / "arrivals.npz")
     report = finish(fresh(), previous, [tmp_path / "r3" / "e0" / "b0.parquet"], {"command": "test"},
                     tmp_path / "t.tsv", tmp_path / "c" / "result.json", tmp_path / "report.json")

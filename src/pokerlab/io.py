@@ -165,6 +165,53 @@ def write_npz_streamed(path: str | os.PathLike, arrays: Iterable[tuple[str, Any]
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
+def write_arrays(path: str | os.PathLike, arrays: Iterable[tuple[str, Any]]) -> None:
+    """Write ``(name, array)`` pairs as one file of NumPy ``.npy`` records, atomically: each array after
+    a record of its name (UTF-8 bytes as uint8), written straight from its memory, with no zip
+    container and no checksum. The format of large temporary states written once and read once
+    (:func:`read_arrays`); files that are kept stay ``.npz``."""
+    import numpy as np
+
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        for name, array in arrays:
+            np.lib.format.write_array(fh, np.frombuffer(name.encode(), np.uint8), allow_pickle=False)
+            np.lib.format.write_array(fh, np.asarray(array), allow_pickle=False)
+
+
+def read_arrays(path: str | os.PathLike, into: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The arrays of :func:`write_arrays`'s file by name. An array named in ``into`` is read straight
+    into that C-contiguous array (no second copy in memory), which must have the stored dtype and
+    shape, and is returned itself. Raises ValueError naming the file (and the array) on a mismatch or
+    a truncated file."""
+    import numpy as np
+
+    headers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    into = into or {}
+    out: dict[str, Any] = {}
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        try:
+            while fh.tell() < size:
+                name = bytes(np.lib.format.read_array(fh, allow_pickle=False)).decode()
+                dest = into.get(name)
+                if dest is None:
+                    out[name] = np.lib.format.read_array(fh, allow_pickle=False)
+                    continue
+                version = np.lib.format.read_magic(fh)
+                if version not in headers:
+                    raise ValueError(f"{name}: .npy format version {version} is not read here")
+                shape, fortran, dtype = headers[version](fh)
+                if fortran or tuple(shape) != dest.shape or dtype != dest.dtype or not dest.flags.c_contiguous:
+                    raise ValueError(f"{name} is {dtype} of shape {tuple(shape)}; expected {dest.dtype} of shape "
+                                     f"{dest.shape}")
+                if fh.readinto(memoryview(dest).cast("B")) != dest.nbytes:
+                    raise ValueError(f"{name}: the file ends inside the array")
+                out[name] = dest
+        except (ValueError, EOFError) as err:
+            raise ValueError(f"{path}: {err}") from err
+    return out
+
+
 def sha256_file(path: str | os.PathLike, chunk_bytes: int = 1 << 20) -> str:
     """Hex SHA-256 digest of a file's bytes."""
     digest = hashlib.sha256()

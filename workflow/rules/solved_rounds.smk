@@ -3,7 +3,7 @@
 #   solved_round_preflop  rounds/{spot}/r{r}/preflop.npz, arrivals.npz   the preflop side: takes round r-1's
 #                         measurements, runs round r's preflop iterations, writes the ranges of each ending
 #   solved_round_flop     rounds/{spot}/r{r}/e{rank}/b{board}.parquet    one job per fitting flop and round:
-#                         its postflop solve continued from round r-1 (state in a temporary .npz) on those ranges
+#                         its postflop solve continued from round r-1 (state in a temporary .state file) on those ranges
 #   solved_rounds_finish  rounds/{spot}.tsv, .json, {spot}/result.json   the table, the report and the chart
 # A SLURM run spreads the flops of a round; memory per job is one postflop solve; finished jobs are checkpoints.
 
@@ -37,7 +37,7 @@ def previous_round(wildcards):
 
 def previous_flop_state(wildcards):
     r = int(wildcards.r)
-    return [f"{ROUNDS_DIR}/r{r - 1}/e{wildcards.rank}/b{wildcards.board}.npz".format(**wildcards)] if r > 1 else []
+    return [f"{ROUNDS_DIR}/r{r - 1}/e{wildcards.rank}/b{wildcards.board}.state".format(**wildcards)] if r > 1 else []
 
 
 rule solved_rounds:
@@ -81,7 +81,7 @@ rule solved_round_flop:
         endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
         boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
     output:
-        state=temp(f"{ROUNDS_DIR}/r{{r}}/e{{rank}}/b{{board}}.npz"),
+        state=temp(f"{ROUNDS_DIR}/r{{r}}/e{{rank}}/b{{board}}.state"),
         measurement=f"{ROUNDS_DIR}/r{{r}}/e{{rank}}/b{{board}}.parquet",
     params:
         base=solved_base_postflop(),

@@ -321,11 +321,14 @@ class PostflopSolver:
         fields = ("regrets", "strategy_sums") + (("regret_scales", "sum_scales") if self.compression else ())
         return {f"{field}{p}": getattr(self._state, field)[p] for field in fields for p in (0, 1)}
 
-    def state(self) -> dict[str, np.ndarray]:
+    def state(self, copy: bool = True) -> dict[str, np.ndarray]:
         """A copy of the DCFR state as stored: ``regrets0``, ``regrets1``, ``strategy_sums0``,
         ``strategy_sums1`` (player 0 OOP, 1 IP) and, compressed, ``regret_scales0/1`` and
-        ``sum_scales0/1`` (see :mod:`.arrays`); :meth:`load_state` restores it."""
-        return {name: array.copy() for name, array in self._stored().items()}
+        ``sum_scales0/1`` (see :mod:`.arrays`); :meth:`load_state` restores it. ``copy=False``:
+        the solver's own arrays, to write out or read into without a second copy in memory (they
+        change with every iteration)."""
+        stored = self._stored()
+        return {name: array.copy() for name, array in stored.items()} if copy else stored
 
     def load_state(self, arrays: dict[str, np.ndarray]) -> None:
         """Restore :meth:`state`'s arrays (a solver of the same spot, isomorphism and compression

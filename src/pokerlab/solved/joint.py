@@ -239,7 +239,7 @@ class JointSolve:
             self._arrive(e, reach)
             measured[e.node] = []
             for f in e.flops:
-                f.solver.run(iterations)
+                f.solver.run(self.settings.postflop_iterations(iterations))
                 measured[e.node].append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
         return self.take_measurements(reach, measured, time.perf_counter() - start, sum(os.times()[:2]) - cpu)
 
@@ -400,7 +400,10 @@ class JointSolve:
     def _fingerprint(self) -> str:
         """What a saved state must match to be continued: everything but the iteration budget, so a
         longer run continues a shorter one."""
-        raw = {**self.settings.raw, "exchange": {"every": self.settings.exchange_every}}
+        exchange = {"every": self.settings.exchange_every}
+        if self.settings.exchange_postflop != self.settings.exchange_every:
+            exchange["postflop_every"] = self.settings.exchange_postflop
+        raw = {**self.settings.raw, "exchange": exchange}
         return json.dumps({"spot": self.spot.name, "settings": settings_sha256(raw), "boards": self.boards_sha256,
                            "endings": [[e.node, [f.board for f in e.flops]] for e in self.endings],
                            "postflop_inside": self.resident}, sort_keys=True)

@@ -240,15 +240,20 @@ class FixedPoint:
         return (self.postflop[ending] if ending else self.preflop).average(node)
 
 
-def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, floor: float = 1e-6) -> FixedPoint:
+def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, floor: float = 1e-6,
+                       postflop_every: int | None = None) -> FixedPoint:
     """Joint CFR+ split at the flop endings: the preflop solver runs on the leaf game, each ending's
     postflop solver on its subgame, both keeping their regrets for ``iterations`` iterations; every
     ``exchange`` iterations the postflop solvers take the ranges of the preflop *current* strategy
     (floored) and the leaf game takes the corrections measured on the postflop *current* strategies
     against those ranges. ``exchange=1`` is joint CFR+ with one iteration's delay at the leaves.
-    ``changes`` holds the largest change of the corrections (bb) per exchange."""
+    ``postflop_every``: the postflop solvers' iterations per exchange (at most ``exchange``; None: as
+    many as the preflop solver, as in joint CFR+). ``changes`` holds the largest change of the
+    corrections (bb) per exchange."""
     if exchange < 1 or iterations < exchange:
         raise ValueError(f"exchange must be in [1, iterations]; got exchange={exchange}, iterations={iterations}")
+    if postflop_every is not None and not 1 <= postflop_every <= exchange:
+        raise ValueError(f"postflop_every must be in [1, exchange]; got {postflop_every}")
     prior = np.full(m, 1.0 / m)
     d = {e: (np.zeros(m), np.zeros(m)) for e in FLOP_ENDINGS}
     root = preflop_tree(m, stack, leaf_payoffs(m, d))
@@ -266,8 +271,7 @@ def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, flo
             q_oop, q_ip = ending_ranges(root, preflop.current, e, m, prior)
             solver = postflop[e]
             solver.reach = (np.maximum(q_ip, floor), np.maximum(q_oop, floor))
-            solver.t = preflop.t - block  # the same iteration weights as the preflop average
-            solver.iterate(block)
+            solver.iterate(block if postflop_every is None else min(postflop_every, block))
             d_oop, d_ip, _ = measured_corrections(solver.root, solver.current, contrib, q_oop, q_ip, floor)
             change = max(change, float(np.max(np.abs(np.r_[d_oop - d[e][0], d_ip - d[e][1]]))))
             d[e] = (d_oop, d_ip)

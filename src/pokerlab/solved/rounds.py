@@ -10,9 +10,11 @@ process, bit for bit. Exchange ``r`` (1-based, :func:`round_iterations` iteratio
   joint exploitability), run the round's preflop iterations and write the ranges the postflop solves
   take (the seats' own reach per class at each re-valued ending: of the current strategy, and at a
   measuring round also of the average one);
-- :func:`flop_round` ``r`` for every fitting flop: continue from its round ``r - 1`` state, take those
-  ranges, run as many iterations and write its per-combo values under its current strategy (and at a
-  measuring round, under the average ranges, its average strategy and the best response to it);
+- :func:`flop_round` ``r`` for every fitting flop: continue from its round ``r - 1`` state (a temporary
+  file of ``.npy`` records, :func:`pokerlab.io.write_arrays`, read straight into the solver), take those
+  ranges, run its postflop iterations (``SolvedSettings.postflop_iterations``: as many as the preflop
+  side, or ``exchange.postflop_every``) and write its per-combo values under its current strategy (and
+  at a measuring round, under the average ranges, its average strategy and the best response to it);
 - after the last round, :func:`finish` takes the last measurements and writes the table, the chart and
   the report as :func:`pokerlab.solved.joint.write_outputs` does.
 
@@ -36,12 +38,11 @@ import pandas as pd
 from pokerlab.cards import CLASS_PRIOR
 from pokerlab.equity_table import load_equity_table
 from pokerlab.fit.solves import read_measurement, write_measurement
-from pokerlab.io import write_json_atomic, write_npz_streamed
+from pokerlab.io import read_arrays, write_arrays, write_json_atomic, write_npz_streamed
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved import values as V
-from pokerlab.solved.joint import (WEIGHTS_AND_COUNT, JointSolve, Measured, flop_ranges, measured_after,
-                                   measurement, write_outputs)
+from pokerlab.solved.joint import JointSolve, Measured, flop_ranges, measured_after, measurement, write_outputs
 from pokerlab.solved.loop import empty_values
 from pokerlab.solved.settings import SolvedSettings, base_settings
 
@@ -146,7 +147,7 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     start, cpu = time.perf_counter(), sum(os.times()[:2])
     found = [(e, f) for e in solve.endings for f in (*e.flops, *e.heldout) if f.key == key]
     if not found:  # the spot has fewer endings than the plan's ranks (the workflow asks for every rank)
-        write_npz_streamed(out_state, [("meta", _meta_array({"key": key, "missing": True}))])
+        write_arrays(out_state, [("meta", _meta_array({"key": key, "missing": True}))])
         write_measurement(out_measurement, empty_values().assign(mode=pd.Series(dtype=str)),
                           {"key": key, "missing": True})
         return
@@ -160,21 +161,26 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
     if (previous_state is None) != (r == 1):
         raise ValueError(f"flop round {r} of {key}: {'no' if r > 1 else 'a'} previous state given")
     solver = flop.new_solver(solve.settings)
-    if previous_state is not None:
-        with np.load(previous_state) as data:
-            solver.load_state({k: data[k] for k in data.files if k not in WEIGHTS_AND_COUNT + ("meta",)})
-            solver.iterations = int(data["iterations"])
-    if solver.iterations != meta["iteration"] - meta["iterations"]:
-        raise ValueError(f"flop round {r} of {key}: the state is at iteration {solver.iterations}, the round starts "
-                         f"at {meta['iteration'] - meta['iterations']}")
-    floor = solve.settings.floor_weight
-    solver.set_ranges(flop_ranges(flop.spot, own["current"], floor))
-    solver.run(meta["iterations"])
+    if previous_state is not None:  # read straight into the solver's arrays
+        stored = solver.state(copy=False)
+        arrays = read_arrays(previous_state, into=stored)
+        if not set(stored) <= set(arrays) or "iterations" not in arrays:
+            raise ValueError(f"{previous_state}: not a flop state of this solve (it lacks "
+                             f"{sorted(set(stored) - set(arrays)) or ['iterations']})")
+        solver.iterations = int(arrays["iterations"])
+    settings = solve.settings
+    before = sum(map(settings.postflop_iterations, round_iterations(settings.exchange_every,
+                                                                    settings.exchange_iterations)[:r - 1]))
+    if solver.iterations != before:
+        raise ValueError(f"flop round {r} of {key}: the state is at postflop iteration {solver.iterations}, the round "
+                         f"starts at {before}")
+    solver.set_ranges(flop_ranges(flop.spot, own["current"], settings.floor_weight))
+    solver.run(settings.postflop_iterations(meta["iterations"]))
     frames = [measurement(solver, Mode.CURRENT).assign(mode="current")]
     if meta["measured"]:
-        solver.set_ranges(flop_ranges(flop.spot, own["average"], floor))
+        solver.set_ranges(flop_ranges(flop.spot, own["average"], settings.floor_weight))
         frames += [measurement(solver, MODES[m]).assign(mode=m) for m in ("evaluate", "best_response")]
-    write_npz_streamed(out_state, [*solver.state().items(), ("iterations", np.array(solver.iterations))])
+    write_arrays(out_state, [*solver.state(copy=False).items(), ("iterations", np.array(solver.iterations))])
     write_measurement(out_measurement, pd.concat(frames, ignore_index=True),
                       {"key": key, "round": r, "board_weight": flop.weight, "iterations": solver.iterations,
                        "cpu_seconds": round(sum(os.times()[:2]) - cpu, 2),

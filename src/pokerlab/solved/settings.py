@@ -64,8 +64,9 @@ class SolvedSettings:
     damping: float  # table k+1 = table k + damping x (measured - table k)
     tolerance_strategy_pp: float  # converged when the largest node's strategy change is below this ...
     tolerance_gap_bb: float  # ... and the valuation gap below this
-    exchange_every: int  # the exchanging solve: iterations between exchanges ...
+    exchange_every: int  # the exchanging solve: preflop iterations between exchanges ...
     exchange_iterations: int  # ... and in all
+    exchange_postflop: int  # postflop iterations of each flop per exchange (at most exchange_every)
     raw: dict = field(repr=False, default_factory=dict)
 
     @classmethod
@@ -97,6 +98,9 @@ class SolvedSettings:
         if not isinstance(compression, bool):
             raise ValueError(f"solved.compression: {compression!r} must be true or false")
         heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
+        every = _number(exchange, "every", 1, 1000, integer=True, where="solved.exchange")
+        postflop = (_number(exchange, "postflop_every", 1, every, integer=True, where="solved.exchange")
+                    if "postflop_every" in exchange else every)
         return cls(
             spots=parsed,
             max_endings=_number(endings, "max_per_spot", 1, 50, integer=True, where="solved.endings"),
@@ -113,10 +117,15 @@ class SolvedSettings:
             damping=float(_number(section, "damping", 1e-3, 1.0)),
             tolerance_strategy_pp=float(_number(tolerance, "strategy_pp", 0.0, 100.0, where="solved.tolerance")),
             tolerance_gap_bb=float(_number(tolerance, "gap_bb", 0.0, 1000.0, where="solved.tolerance")),
-            exchange_every=_number(exchange, "every", 1, 1000, integer=True, where="solved.exchange"),
+            exchange_every=every,
             exchange_iterations=_number(exchange, "iterations", 1, 1_000_000, integer=True, where="solved.exchange"),
+            exchange_postflop=postflop,
             raw=section,
         )
+
+    def postflop_iterations(self, preflop_iterations: int) -> int:
+        """The postflop iterations of each flop in an exchange of ``preflop_iterations`` preflop ones."""
+        return min(self.exchange_postflop, preflop_iterations)
 
     @property
     def spot_names(self) -> list[str]:
