@@ -6,7 +6,8 @@ Every ``exchange_every`` iterations:
 1. the preflop solver runs that many CFR+ iterations on the game whose solved endings pay the model
    plus the current corrections (:mod:`pokerlab.preflop.ending_corrections`);
 2. each ending's postflop solves take the ranges of the preflop **current** strategies (own reach per
-   class, floored at ``floor_weight``, spread over the class's combos) and run that many iterations;
+   class, floored at ``floor_weight``, spread over the class's combos) and run that many iterations, or
+   ``exchange.postflop_every`` if fewer (``SolvedSettings.postflop_iterations``);
 3. the corrections are measured on the postflop **current** strategies against those ranges
    (:mod:`pokerlab.solved.values`, the same arithmetic as the re-solving loop's
    :func:`pokerlab.solved.loop.update_table`), and the preflop game takes them.
