@@ -44,17 +44,16 @@ def main() -> None:
     args = parser.parse_args()
 
     from pokerlab.io import read_arrays, write_arrays, write_npz_streamed
+    from pokerlab.preflop.solve import postflop_constants_file
     from pokerlab.solved.rounds import spot_solve
+    from pokerlab.solved.settings import base_postflop
 
     config = yaml.safe_load(Path("config/config.yaml").read_text())
     config["solved"].update(yaml.safe_load(Path(args.configfile).read_text())["solved"])
     spot = "/".join(args.key.split("/")[:3])
     plan = Path(args.results) / "solved/i0/plan" / spot
     section = config["solve"]["postflop"]
-    base = {k: v for k, v in section.items() if k not in ("model", "solved_tables")} if section.get("model") == "solved" \
-        else dict(section)  # as the workflow's solved_base_postflop
-    constants = {"file": section.get("file"), "fit": Path(args.results) / "fit/constants.json"}.get(
-        section.get("source", "config"))  # as the workflow's postflop_constants_input
+    base, constants = base_postflop(section), postflop_constants_file(section, args.results)
     figures: dict[str, float] = {}
 
     t = cpu()

@@ -407,6 +407,18 @@ def test_pot_types_and_the_measuring_digest():
         != base.sha256()
 
 
+
+def test_the_base_model_and_the_constants_file_of_a_postflop_section():
+    from pokerlab.preflop.solve import postflop_constants_file
+    from pokerlab.solved.settings import base_postflop
+
+    solved = {"model": "solved", "solved_tables": "tables", "source": "fit", "cap": 0.9}
+    assert base_postflop(solved) == {"source": "fit", "cap": 0.9}
+    assert base_postflop({"model": "v2", "class_table": "t.tsv"}) == {"model": "v2", "class_table": "t.tsv"}
+    assert postflop_constants_file(solved, "out") == "out/fit/constants.json"
+    assert postflop_constants_file({"source": "file", "file": "c.json"}) == "c.json"
+    assert postflop_constants_file({}) is None and postflop_constants_file({"source": "config"}) is None
+
 @pytest.mark.snakemake
 def test_the_workflow_solves_a_spot_with_its_table_and_refuses_one_of_other_settings(tmp_path):
     """Under model solved a spot's table is an input of its solve job (a new table re-runs it), and the job

@@ -3,6 +3,8 @@
 # The solver state is kept beside the result (not a declared output, so Snakemake does not
 # delete it before a re-run): an interrupted solve resumes where it last saved.
 
+from pokerlab.preflop.solve import postflop_constants_file
+
 
 # The spots listed under solve.spots in the config (solved by `all` beside the sheet's).
 EXTRA_SPOT_NAMES = [spot_name(s["format"], s["seats"], s["depth"]) for s in config["solve"]["spots"]]
@@ -16,9 +18,8 @@ def solve_result_paths():
 def postflop_constants_input():
     """The constants file the solves read (solve.postflop.source file or fit), else nothing:
     with source fit every solve depends on the fit's output, so a new fit re-runs the solves."""
-    section = config["solve"]["postflop"]
-    source = section.get("source", "config")
-    return {"file": [section.get("file", "")], "fit": ["results/fit/constants.json"]}.get(source, [])
+    path = postflop_constants_file(config["solve"]["postflop"])
+    return [] if path is None else [path]
 
 
 def postflop_class_table_input():

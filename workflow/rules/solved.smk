@@ -22,7 +22,7 @@
 #   solved_exchange_heldout   {method}/heldout/...  each held-out flop solved once with those ranges (its own job)
 #   solved_exchange_validate  {method}/...-heldout.json  the table's valuation gap on the held-out flops
 
-from pokerlab.solved.settings import SolvedSettings
+from pokerlab.solved.settings import SolvedSettings, base_postflop
 from pokerlab.solved.validate import heldout_keys
 
 SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else None  # errors name the key
@@ -40,11 +40,7 @@ def solved_param(keys):
 
 def solved_base_postflop():
     """solve.postflop as the model the corrections are measured against (model solved -> v1)."""
-    section = dict(config["solve"]["postflop"])
-    if section.get("model") == "solved":
-        section.pop("model")
-        section.pop("solved_tables", None)
-    return section
+    return base_postflop(config["solve"]["postflop"])
 
 
 def solved_table_input(wildcards):

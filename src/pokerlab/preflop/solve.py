@@ -60,6 +60,13 @@ EV_DECIMALS = 5
 FIGURE_DECIMALS = 10
 
 
+def postflop_constants_file(postflop: dict[str, Any], results: str = "results") -> str | None:
+    """The postflop-constants file the solves read: ``solve.postflop.file`` with ``source: file``, the
+    fit's output under ``results`` with ``source: fit``, else None (the constants of the section)."""
+    source = postflop.get("source", "config")
+    return {"file": postflop.get("file", ""), "fit": f"{results}/fit/constants.json"}.get(source)
+
+
 @dataclass(frozen=True)
 class SolveSettings:
     """How a spot is solved: postflop model, checkpoint schedule and the bar."""

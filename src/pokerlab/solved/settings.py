@@ -156,6 +156,14 @@ def settings_sha256(section: dict) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
+def base_postflop(postflop: dict[str, Any]) -> dict[str, Any]:
+    """``solve.postflop`` as the model the corrections are measured against: with ``model: solved``
+    its base model (the section without ``model`` and ``solved_tables``, so v1), else the section."""
+    if postflop.get("model") != "solved":
+        return dict(postflop)
+    return {k: v for k, v in postflop.items() if k not in ("model", "solved_tables")}
+
+
 def base_settings(config: dict[str, Any], base_postflop: dict[str, Any], constants: str | None) -> SolveSettings:
     """The preflop solve's settings under the base model: the workflow ``config``'s ``solve`` section with
     ``base_postflop`` (``solve.postflop`` without its solved tables) and the ``constants`` file (None: the
