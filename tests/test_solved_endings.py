@@ -419,6 +419,7 @@ def test_the_base_model_and_the_constants_file_of_a_postflop_section():
     assert postflop_constants_file({"source": "file", "file": "c.json"}) == "c.json"
     assert postflop_constants_file({}) is None and postflop_constants_file({"source": "config"}) is None
 
+
 @pytest.mark.snakemake
 def test_the_workflow_solves_a_spot_with_its_table_and_refuses_one_of_other_settings(tmp_path):
     """Under model solved a spot's table is an input of its solve job (a new table re-runs it), and the job

@@ -24,8 +24,10 @@ from pokerlab.solved.settings import POT_TYPES, SolvedSettings
 
 REPO = Path(__file__).resolve().parents[1]
 SPOT = parse_spot_name("cash/2max/8bb")
-ALLIN = {"flop": {"allin": True}, "turn": {"allin": True}, "river": {"allin": True}, "raise_cap": 0,
-         "allin_threshold": 0.67}
+# all-in or check on every street ("bets": [] so that a workflow config, merged into the default
+# trees key by key, keeps no default size)
+ALLIN = {street: {"bets": [], "allin": True} for street in ("flop", "turn", "river")} | {"raise_cap": 0,
+                                                                                       "allin_threshold": 0.67}
 
 
 @pytest.fixture(scope="module")
@@ -409,6 +411,46 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     report = json.loads((solved / "rounds/cash-2max-8bb.json").read_text())
     assert [h["iteration"] for h in report["history"]] == [2, 4, 6] and "joint_gain_bb" in report["history"][-1]
 
+
+
+@pytest.mark.snakemake
+def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tmp_path):
+    """solved_tables, two outer iterations: the postflop jobs of iteration k measure table k+1
+    (solved_update), the preflop solve of iteration k+1 reads it, and solved_table keeps the last table
+    and one convergence row per iteration; the tables name the command that re-measures them."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    for name in ("Snakefile", "workflow", "config", "src"):
+        (tmp_path / name).symlink_to(REPO / name)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+    (tmp_path / "over.yaml").write_text(
+        "solve:\n  checkpoints: [200]\n"
+        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
+        f"  boards: 1\n  heldout_boards: 0\n  outer_iterations: 2\n  max_iterations: 20\n  bet_trees:\n{trees}\n")
+    out = subprocess.run([sys.executable, "-m", "snakemake", "solved_tables", "--cores", "2", "--configfile", "over.yaml"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    solved = tmp_path / "results/solved"
+    first, last = (read_ending_corrections(solved / f"i{k}/measured/cash-2max-8bb.tsv") for k in (0, 1))
+    assert (solved / "tables/cash-2max-8bb.tsv").read_text() == (solved / "i1/measured/cash-2max-8bb.tsv").read_text()
+    assert first.endings.keys() == last.endings.keys() and len(first.endings) == 1
+    assert '"command": "snakemake --cores 2 solved_tables --configfile over.yaml"' in \
+        (solved / "tables/cash-2max-8bb.tsv").read_text()
+    chart = read_result(solved / "i1/preflop/cash/2max/8bb/result.json")
+    assert chart["settings"]["postflop_model"] == "solved" and chart["tier_shares"]["flop_solved"] > 0
+    assert read_result(solved / "i0/preflop/cash/2max/8bb/result.json")["tier_shares"].get("flop_solved", 0) == 0
+    convergence = pd.read_csv(solved / "report/cash-2max-8bb-convergence.tsv", sep="\t")
+    # a row per outer iteration, and one for the chart solved under the last table (no postflop solves)
+    assert list(convergence["iteration"]) == [0, 1, 2] and list(convergence["postflop_cpu_seconds"] > 0) == [True, True, False]
+    assert convergence["strategy_change_max_pp"].isna().tolist() == [True, False, False]
 
 def test_held_out_flops_run_the_rounds_and_the_report_gives_their_gap(setting, equity_table, tmp_path):
     """A held-out flop runs the rounds beside the fitting one without entering the corrections; the

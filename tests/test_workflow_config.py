@@ -398,3 +398,11 @@ def test_a_huge_fit_stops_the_dry_run_at_once(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode != 0
     assert "fit: 20,004 postflop solves" in out.stderr + out.stdout
+
+
+def test_the_rerun_command_names_config_files_inside_the_working_copy_relative_to_it(tmp_path):
+    from pokerlab.workflow_config import rerun_command
+
+    (tmp_path / "config").mkdir()
+    assert rerun_command("solved_rounds", [str(tmp_path / "config/a.yaml"), "b.yaml", "/elsewhere/c.yaml"], tmp_path) \
+        == "snakemake --cores 2 solved_rounds --configfile config/a.yaml --configfile b.yaml --configfile /elsewhere/c.yaml"

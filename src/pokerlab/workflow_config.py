@@ -170,3 +170,15 @@ def check_config(config: dict[str, Any]) -> None:
         fourmax_hands(pushfold)
         fourmax_combo_settings(pushfold)
     _files(config)
+
+
+def rerun_command(target: str, configfiles: list[str], workdir: str | Path) -> str:
+    """The command that re-makes ``target`` with a run's ``--configfile`` files, as outputs record it:
+    a file inside ``workdir`` is named relative to it, so the record does not depend on where the
+    working copy lies."""
+    root = Path(workdir).resolve()
+    names = []
+    for path in configfiles:
+        resolved = (root / path).resolve()
+        names.append(resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(path))
+    return " ".join(["snakemake --cores 2", target] + [f"--configfile {name}" for name in names])

@@ -115,8 +115,7 @@ rule fit_constants:
     params:
         fit=config_digest_param("fit"),
         shipped=lambda wildcards: config["fit"]["preflop_model"],
-        command=" ".join(["snakemake --cores 2", f"{FIT_DIR}/constants.json"]
-                         + [f"--configfile {path}" for path in workflow.overwrite_configfiles]),
+        command=rerun_command_param(f"{FIT_DIR}/constants.json"),
     threads: 1
     resources:
         mem_mb=4000,

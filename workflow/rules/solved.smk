@@ -95,8 +95,7 @@ rule solved_exchange_solve:
         base=solved_base_postflop(),
         state=lambda w: f"{SOLVED_DIR}/exchange/{SPOT_PATH}/state.npz".format(**w),
         solved=solved_param(SOLVED_SOLVE_KEYS + ("exchange",)),
-        command=" ".join(["snakemake --cores 2 solved_exchange"] + [f"--configfile {path}" for path in
-                                                                   workflow.overwrite_configfiles]),
+        command=rerun_command_param("solved_exchange"),
     wildcard_constraints:
         format="[a-z_]+",
         seats="[0-9]+",
@@ -288,8 +287,7 @@ rule solved_update:
     params:
         base=solved_base_postflop(),
         solved=solved_param(("damping", "tolerance")),
-        command=" ".join(["snakemake --cores 2 solved_tables"] + [f"--configfile {path}" for path in
-                                                                 workflow.overwrite_configfiles]),
+        command=rerun_command_param("solved_tables"),
     wildcard_constraints:
         k="[0-9]+",
     threads: 1

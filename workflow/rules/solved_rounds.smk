@@ -117,8 +117,7 @@ rule solved_rounds_finish:
         report=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.json",
     params:
         base=solved_base_postflop(),
-        command=" ".join(["snakemake --cores 2 solved_rounds"] + [f"--configfile {path}" for path in
-                                                                 workflow.overwrite_configfiles]),
+        command=rerun_command_param("solved_rounds"),
     wildcard_constraints:
         format="[a-z_]+",
         seats="[0-9]+",
