@@ -423,6 +423,18 @@ def test_current_mode_values_the_current_strategies():
         np.testing.assert_array_equal(solver.root_values(p, Mode.EVALUATE), current[p])
 
 
+
+def test_the_delayed_schedule_drops_the_first_iterations_positive_regrets():
+    # postflop-solver's indexing: the positive-regret factor of iteration t is s^1.5 / (s^1.5 + 1)
+    # with s = max(t - 2, 0), so iterations 1 and 2 both multiply by 0; the other columns are ours
+    params = DCFR._replace(delay=True)
+    plain, delayed = dcfr_discounts(1, 5, *DCFR), dcfr_discounts(1, 5, *params)
+    np.testing.assert_allclose(delayed[:, 0], [0.0, 0.0, 0.5, 2**1.5 / (2**1.5 + 1), 3**1.5 / (3**1.5 + 1)], rtol=1e-15)
+    np.testing.assert_array_equal(delayed[2:, 0], plain[1:-1, 0])
+    np.testing.assert_array_equal(delayed[:, 1:], plain[:, 1:])
+    # a continued run's rows are the same rows (the schedule depends on t only)
+    np.testing.assert_array_equal(dcfr_discounts(7, 3, *params), dcfr_discounts(1, 9, *params)[6:])
+
 def test_unweighted_averaging_sums_the_strategies_played_whatever_the_reach():
     # with by_reach off every hand's column of a strategy-sum block adds one strategy (summing to
     # 1) per iteration, discounted as DCFR's schedule says; weighted by reach, the root's column

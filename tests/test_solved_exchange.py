@@ -30,6 +30,19 @@ ALLIN = {street: {"bets": [], "allin": True} for street in ("flop", "turn", "riv
                                                                                        "allin_threshold": 0.67}
 
 
+def workflow_copy(tmp_path) -> str:
+    """A working copy of the workflow in ``tmp_path`` (links to the repository, a small equity
+    table); returns the ``bet_trees`` lines of a config that sets every pot type to ALLIN."""
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+
+    for name in ("Snakefile", "workflow", "config", "src"):
+        (tmp_path / name).symlink_to(REPO / name)
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
+                      tmp_path / "results/equity/equity_169.parquet")
+    return "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+
+
 @pytest.fixture(scope="module")
 def setting(equity_table, tmp_path_factory):
     """(sizing, base settings, solved settings, plan paths) of the spot."""
@@ -228,14 +241,7 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     import subprocess
     import sys
 
-    from pokerlab.equity import sample_pair_counts
-    from pokerlab.equity_table import save_equity_table
-
-    for name in ("Snakefile", "workflow", "config", "src"):
-        (tmp_path / name).symlink_to(REPO / name)
-    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
-                      tmp_path / "results/equity/equity_169.parquet")
-    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+    trees = workflow_copy(tmp_path)
 
     def run(iterations: int):
         (tmp_path / "over.yaml").write_text(
@@ -380,14 +386,7 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     import subprocess
     import sys
 
-    from pokerlab.equity import sample_pair_counts
-    from pokerlab.equity_table import save_equity_table
-
-    for name in ("Snakefile", "workflow", "config", "src"):
-        (tmp_path / name).symlink_to(REPO / name)
-    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
-                      tmp_path / "results/equity/equity_169.parquet")
-    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+    trees = workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
         "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
@@ -423,14 +422,7 @@ def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tm
 
     import pandas as pd
 
-    from pokerlab.equity import sample_pair_counts
-    from pokerlab.equity_table import save_equity_table
-
-    for name in ("Snakefile", "workflow", "config", "src"):
-        (tmp_path / name).symlink_to(REPO / name)
-    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
-                      tmp_path / "results/equity/equity_169.parquet")
-    trees = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
+    trees = workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
         "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"

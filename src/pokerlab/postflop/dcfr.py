@@ -32,6 +32,7 @@ class DcfrParams(NamedTuple):
     gamma: float  # exponent of the discount on the strategy sum
     reset: bool  # restart the strategy sum at powers of 4 (postflop-solver's scheme)
     by_reach: bool = True  # the strategy sum adds reach x strategy (False: the strategy alone, as postflop-solver)
+    delay: bool = False  # the positive-regret factor of iteration t uses s = t - 2 (postflop-solver's indexing)
 
 
 DCFR = DcfrParams(1.5, 0.0, 3.0, False)
@@ -42,21 +43,24 @@ SUM_STEPS = 65535.0  # and its largest strategy sum as 65535
 
 
 def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
-                   reset: bool, by_reach: bool = True) -> np.ndarray:
+                   reset: bool, by_reach: bool = True, delay: bool = False) -> np.ndarray:
     """(n, 4) discounts of DCFR iterations ``t_start ..`` (1-based): the factor on positive
     regrets ``s^alpha / (s^alpha + 1)``, on negative ones ``s^beta / (s^beta + 1)`` and on the
     strategy sum ``(u / (u + 1))^gamma``, with ``s = t - 1`` and ``u = s``, or with ``reset``
     ``u = s - `` the largest power of 4 not above ``s`` (the sum restarts at iterations 2, 5,
     17, 65, 257, ...: early strategies leave the average, as in postflop-solver); and 1.0 if
     the strategy sum adds the acting player's reach times its strategy (``by_reach``), 0.0 if
-    the strategy alone (postflop-solver's average)."""
+    the strategy alone (postflop-solver's average). With ``delay`` the factor on positive regrets
+    takes ``s = max(t - 2, 0)``, as postflop-solver indexes it: the second iteration multiplies
+    the first one's positive regrets by 0, so they leave the sum."""
     s = np.arange(t_start - 1, t_start - 1 + n_iterations, dtype=np.float64)
     u = s.copy()
     if reset:
         power = np.where(s >= 1, 4.0 ** np.floor(np.log(np.maximum(s, 1)) / np.log(4) + 1e-9), 0.0)
         u = s - power
     out = np.empty((n_iterations, 4))
-    out[:, 0] = s**alpha / (s**alpha + 1.0)
+    s_positive = np.maximum(s - 1.0, 0.0) if delay else s
+    out[:, 0] = s_positive**alpha / (s_positive**alpha + 1.0)
     out[:, 1] = s**beta / (s**beta + 1.0)
     out[:, 2] = (u / (u + 1.0)) ** gamma
     out[:, 3] = 1.0 if by_reach else 0.0
