@@ -426,9 +426,11 @@ def test_current_mode_values_the_current_strategies():
 
 def test_the_delayed_schedule_drops_the_first_iterations_positive_regrets():
     # postflop-solver's indexing: the positive-regret factor of iteration t is s^1.5 / (s^1.5 + 1)
-    # with s = max(t - 2, 0), so iterations 1 and 2 both multiply by 0; the other columns are ours
+    # with s = max(t - 2, 0), so iterations 1 and 2 both multiply by 0; the other columns are the
+    # undelayed schedule's (s = t - 1). The delayed one is the default.
     params = DCFR._replace(delay=True)
-    plain, delayed = dcfr_discounts(1, 5, *DCFR), dcfr_discounts(1, 5, *params)
+    assert params == DCFR
+    plain, delayed = dcfr_discounts(1, 5, *DCFR._replace(delay=False)), dcfr_discounts(1, 5, *params)
     np.testing.assert_allclose(delayed[:, 0], [0.0, 0.0, 0.5, 2**1.5 / (2**1.5 + 1), 3**1.5 / (3**1.5 + 1)], rtol=1e-15)
     np.testing.assert_array_equal(delayed[2:, 0], plain[1:-1, 0])
     np.testing.assert_array_equal(delayed[:, 1:], plain[:, 1:])

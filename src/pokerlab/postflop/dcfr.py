@@ -1,13 +1,14 @@
 """Discounted CFR: the discount schedule, regret matching and the per-node update.
 
 Discounted CFR (Brown & Sandholm 2019) with alternating updates (OOP, then IP, each
-iteration). Before iteration ``t`` adds its regrets, positive cumulative regrets are scaled
-by ``s^alpha / (s^alpha + 1)`` and negative ones by ``s^beta / (s^beta + 1)`` (``s = t - 1``);
-the average strategy is the reach-weighted sum of the strategies played (or, with
-``DcfrParams.by_reach`` off, their plain sum, as postflop-solver does), the running sum scaled
-by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5, beta = 0,
-gamma = 3`` (:data:`DCFR`); docs/postflop-solver.md records the runs that chose them. What
-the solver reports is the average strategy.
+iteration; ``t`` counts from 1). Before iteration ``t`` adds its regrets, positive cumulative
+regrets are scaled by ``p^alpha / (p^alpha + 1)`` and negative ones by ``s^beta / (s^beta + 1)``
+(``s = t - 1``; ``p = max(t - 2, 0)`` with ``DcfrParams.delay``, the default, as postflop-solver
+indexes it, else ``p = s``); the average strategy is the reach-weighted sum of the strategies
+played (or, with ``DcfrParams.by_reach`` off, their plain sum, as postflop-solver does), the
+running sum scaled by ``(s / (s + 1))^gamma`` each iteration. The defaults are ``alpha = 1.5,
+beta = 0, gamma = 3`` with the delay (:data:`DCFR`); docs/postflop-solver.md records the runs
+that chose them. What the solver reports is the average strategy.
 
 Compressed state (see :mod:`.arrays`): :func:`update_node` decodes a block, updates it as
 :func:`discount_and_add` does and encodes it again with a new scale, as postflop-solver's
@@ -32,7 +33,7 @@ class DcfrParams(NamedTuple):
     gamma: float  # exponent of the discount on the strategy sum
     reset: bool  # restart the strategy sum at powers of 4 (postflop-solver's scheme)
     by_reach: bool = True  # the strategy sum adds reach x strategy (False: the strategy alone, as postflop-solver)
-    delay: bool = False  # the positive-regret factor of iteration t uses s = t - 2 (postflop-solver's indexing)
+    delay: bool = True  # the positive-regret factor of iteration t uses max(t - 2, 0) (postflop-solver's indexing)
 
 
 DCFR = DcfrParams(1.5, 0.0, 3.0, False)
@@ -43,7 +44,7 @@ SUM_STEPS = 65535.0  # and its largest strategy sum as 65535
 
 
 def dcfr_discounts(t_start: int, n_iterations: int, alpha: float, beta: float, gamma: float,
-                   reset: bool, by_reach: bool = True, delay: bool = False) -> np.ndarray:
+                   reset: bool, by_reach: bool = True, delay: bool = True) -> np.ndarray:
     """(n, 4) discounts of DCFR iterations ``t_start ..`` (1-based): the factor on positive
     regrets ``s^alpha / (s^alpha + 1)``, on negative ones ``s^beta / (s^beta + 1)`` and on the
     strategy sum ``(u / (u + 1))^gamma``, with ``s = t - 1`` and ``u = s``, or with ``reset``
