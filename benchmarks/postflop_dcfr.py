@@ -6,12 +6,14 @@ counts, the first count reaching ``--target`` (checked at those counts only) and
 at the last count. The iteration counts do not depend on the machine's load; the CPU seconds of
 training are printed for orientation. Schemes (all alpha 1.5, beta 0, gamma 3):
 
-- ``ours``: the strategy sum weighted by reach, never restarted (``DCFR``, the default);
+- ``ours``: the strategy sum weighted by reach, never restarted, the positive-regret factor
+  not delayed (``DCFR`` with ``delay=False``, the default until 3 Dec 2026);
 - ``reset``: restarted at iterations 2, 5, 17, 65, 257, ... (``DcfrParams.reset``);
 - ``unweighted``: each strategy added unweighted by reach (``DcfrParams.by_reach=False``);
 - ``both``: restarted and unweighted, as b-inary's postflop-solver does;
 - ``delayed``: ours with the positive-regret factor one iteration behind (``DcfrParams.delay``,
-  postflop-solver's indexing, which drops the first iteration's positive regrets);
+  postflop-solver's indexing, which drops the first iteration's positive regrets): ``DCFR``, the
+  default;
 - ``postflop-solver``: ``both`` and ``delayed``, its scheme in full.
 
 ``--pot``, ``--stack`` and ``--board`` replace the case's (chips, and cards as ``QsJh2h``).
