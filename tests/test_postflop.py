@@ -343,6 +343,20 @@ def test_compressed_block_is_the_float_block_rounded_to_its_scale():
         assert stored[scales] == pytest.approx(largest, rel=1e-6)
 
 
+def test_a_solve_in_pieces_with_checks_between_is_the_solve_in_one_run():
+    # the schedule depends on the iteration number only, and exploitability checks and read-outs
+    # leave the state alone: a benchmark that measures at several counts measures one solve
+    spot = reference_spot("QsJh2h8s", 1.0)
+    whole, pieces = PostflopSolver(spot), PostflopSolver(spot)
+    whole.run(9)
+    for n in (1, 3, 5):
+        pieces.run(n)
+        pieces.exploitability()
+        pieces.result()
+    assert pieces.iterations == whole.iterations == 9
+    assert all(np.array_equal(a, b) for a, b in zip(whole.state().values(), pieces.state().values()))
+
+
 def test_state_saves_and_restores_a_compressed_solve():
     spot = reference_spot("QsJh2h8s", 1.0)
     first = PostflopSolver(spot, compression=True)
