@@ -28,11 +28,11 @@ SPOT = parse_spot_name("cash/2max/8bb")
 # trees key by key, keeps no default size)
 ALLIN = {street: {"bets": [], "allin": True} for street in ("flop", "turn", "river")} | {"raise_cap": 0,
                                                                                        "allin_threshold": 0.67}
+ALLIN_TREES = "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)  # a config's bet_trees lines
 
 
-def workflow_copy(tmp_path) -> str:
-    """A working copy of the workflow in ``tmp_path`` (links to the repository, a small equity
-    table); returns the ``bet_trees`` lines of a config that sets every pot type to ALLIN."""
+def workflow_copy(tmp_path) -> None:
+    """A working copy of the workflow in ``tmp_path``: links to the repository and a small equity table."""
     from pokerlab.equity import sample_pair_counts
     from pokerlab.equity_table import save_equity_table
 
@@ -40,7 +40,6 @@ def workflow_copy(tmp_path) -> str:
         (tmp_path / name).symlink_to(REPO / name)
     save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "results/equity/equity_169.npz",
                       tmp_path / "results/equity/equity_169.parquet")
-    return "\n".join(f"    {t}: {json.dumps(ALLIN)}" for t in POT_TYPES)
 
 
 @pytest.fixture(scope="module")
@@ -241,14 +240,14 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     import subprocess
     import sys
 
-    trees = workflow_copy(tmp_path)
+    workflow_copy(tmp_path)
 
     def run(iterations: int):
         (tmp_path / "over.yaml").write_text(
             "solve:\n  checkpoints: [200]\n"
             "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
             f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: {iterations}}}\n"
-            f"  bet_trees:\n{trees}\n")
+            f"  bet_trees:\n{ALLIN_TREES}\n")
         return subprocess.run([sys.executable, "-m", "snakemake", "solved_exchange", "--cores", "1",
                                "--configfile", "over.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
 
@@ -386,12 +385,12 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     import subprocess
     import sys
 
-    trees = workflow_copy(tmp_path)
+    workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
         "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
         f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6, postflop_every: 1}}\n"
-        f"  bet_trees:\n{trees}\n")
+        f"  bet_trees:\n{ALLIN_TREES}\n")
     for target in ("solved_rounds", "solved_exchange"):
         out = subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", "over.yaml"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=900)
@@ -411,7 +410,6 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     assert [h["iteration"] for h in report["history"]] == [2, 4, 6] and "joint_gain_bb" in report["history"][-1]
 
 
-
 @pytest.mark.snakemake
 def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tmp_path):
     """solved_tables, two outer iterations: the postflop jobs of iteration k measure table k+1
@@ -422,11 +420,11 @@ def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tm
 
     import pandas as pd
 
-    trees = workflow_copy(tmp_path)
+    workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
         "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
-        f"  boards: 1\n  heldout_boards: 0\n  outer_iterations: 2\n  max_iterations: 20\n  bet_trees:\n{trees}\n")
+        f"  boards: 1\n  heldout_boards: 0\n  outer_iterations: 2\n  max_iterations: 20\n  bet_trees:\n{ALLIN_TREES}\n")
     out = subprocess.run([sys.executable, "-m", "snakemake", "solved_tables", "--cores", "2", "--configfile", "over.yaml"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -443,6 +441,7 @@ def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tm
     # a row per outer iteration, and one for the chart solved under the last table (no postflop solves)
     assert list(convergence["iteration"]) == [0, 1, 2] and list(convergence["postflop_cpu_seconds"] > 0) == [True, True, False]
     assert convergence["strategy_change_max_pp"].isna().tolist() == [True, False, False]
+
 
 def test_held_out_flops_run_the_rounds_and_the_report_gives_their_gap(setting, equity_table, tmp_path):
     """A held-out flop runs the rounds beside the fitting one without entering the corrections; the
