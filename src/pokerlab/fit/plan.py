@@ -24,7 +24,7 @@ import pandas as pd
 
 from pokerlab.cards import N_CLASSES
 from pokerlab.fit.boards import sample_flops
-from pokerlab.fit.endings import FlopEnding, spot_endings
+from pokerlab.fit.endings import FlopEnding, SpotEndings, spot_endings
 from pokerlab.fit.settings import FitSettings
 from pokerlab.io import atomic_path
 from pokerlab.preflop.result_file import read_result
@@ -50,6 +50,12 @@ def _vector(text: str, where: str) -> np.ndarray:
     return values
 
 
+def planned_endings(found: SpotEndings, max_endings: int, min_reach: float = 0.0) -> list[FlopEnding]:
+    """The endings a plan measures: of the ``max_endings`` most reached heads-up flop endings, those at
+    least ``min_reach`` of the deals reach."""
+    return [e for e in found.endings[:max_endings] if e.reach >= min_reach]
+
+
 def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, settings: FitSettings,
                spots_tsv: str | os.PathLike, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
                min_reach: float = 0.0) -> None:
@@ -60,7 +66,7 @@ def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, setti
     spot_rows, ending_rows, board_rows = [], [], []
     for name in result_paths:
         found = spot_endings(read_result(result_paths[name]), sizing)
-        chosen = [e for e in found.endings[: settings.endings_per_spot] if e.reach >= min_reach]
+        chosen = planned_endings(found, settings.endings_per_spot, min_reach)
         measured = sum(e.reach for e in chosen)
         spot_rows.append({"spot": name, "flop_mass": found.flop_mass, "three_way_share": found.three_way_share,
                           "headsup_endings": len(found.endings), "measured_endings": len(chosen),

@@ -1,0 +1,97 @@
+"""What solved endings cost: a measured rounds run's job CPU, and the price of another spot's run from it.
+
+A rounds run (:mod:`pokerlab.solved.rounds`) spends its CPU in two kinds of jobs per round: one preflop
+job (the preflop side's ``exchange.every`` iterations) and one flop job per re-valued ending and flop
+(fitting and held-out), each a fixed price (starting the process, building the postflop solver, moving
+its state: about 10-12 CPU-s, ``docs/benchmarks/2026-12-03-solved-rounds-cost.md``) plus its postflop
+iterations. An iteration's work grows with the postflop tree: :func:`tree_cells` counts the state cells a
+flop solve stores per hand (every decision node's actions times the turn and river cards that reach it),
+which is what regret matching and the update touch and what the river showdowns under them follow. Every
+class is in a solved ending's ranges (floored at ``floor_weight``), so the hands per board are the same
+for every ending and the cells per hand are what sets the work.
+
+:func:`read_calibration` reads a finished (or partly finished) run's job logs; :func:`price_flop_job`
+scales its flop jobs' variable part by the cells of another ending's tree.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.job_log import JOB_CPU
+from pokerlab.postflop.game import BetTree, PostflopSpot
+from pokerlab.postflop.tree import DECISION, build_tree
+
+DEALS_BELOW = {3: 1, 4: 49, 5: 49 * 48}
+"""Card paths a node on a board of 3, 4 or 5 cards stands for under a flop root (turn, then river card)."""
+CELLS_BOARD = (0, 5, 10)  # any flop: the tree's shape does not depend on its cards
+FIXED_JOB_CPU_SECONDS = 11.0
+"""A flop job's price besides its iterations (the cost page's 10-12 CPU-s)."""
+
+
+def tree_cells(pot_bb: float, behind_bb: float, bet_tree: BetTree) -> int:
+    """State cells per hand of a flop solve with pot ``pot_bb`` and ``behind_bb`` behind: the sum over
+    decision nodes of their actions times the card paths reaching them (:data:`DEALS_BELOW`; suit
+    isomorphism, which depends on the flop, left out)."""
+    full = np.ones(1326)
+    tree = build_tree(PostflopSpot(pot_bb, behind_bb, CELLS_BOARD, full, full, bet_tree))
+    nodes = np.flatnonzero(tree.kind == DECISION)
+    return int(sum(int(tree.n_children[n]) * DEALS_BELOW[int(tree.board_len[n])] for n in nodes))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A measured rounds run's prices (CPU seconds): per ending rank its flop jobs' mean and tree cells,
+    and the preflop jobs' mean."""
+
+    spot: str
+    rounds: int  # finished preflop jobs on record
+    flop_job_cpu: dict[int, float]  # rank -> mean CPU-s per flop job over every round and flop
+    flop_jobs: dict[int, int]  # rank -> flop jobs on record
+    cells: dict[int, int]  # rank -> tree_cells of the ending
+    preflop_job_cpu: float
+    fixed_cpu: float = FIXED_JOB_CPU_SECONDS
+
+    @property
+    def variable_cpu_per_cell(self) -> float:
+        """CPU-s per state cell per hand of a flop job's iterations, job-weighted over the endings."""
+        jobs = sum(self.flop_jobs.values())
+        return sum(n * (self.flop_job_cpu[r] - self.fixed_cpu) / self.cells[r] for r, n in self.flop_jobs.items()) / jobs
+
+
+def read_calibration(logs_dir: str | os.PathLike, spot: str, cells: dict[int, int],
+                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS) -> Calibration:
+    """The prices of ``spot``'s rounds run from its jobs' logs in ``logs_dir`` (``{spot}_r{k}_preflop.log``
+    and ``{spot}_r{k}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``), each job's own CPU
+    (:data:`pokerlab.job_log.JOB_CPU`, imports included), for the endings whose ``cells`` are given by
+    rank (the plan's; the jobs of ranks the spot lacks are left out). A run still going counts with the
+    jobs it has finished."""
+    prefix = spot.replace("/", "-")
+    job_name = re.compile(re.escape(prefix) + r"_r(\d+)_(?:preflop|e(\d+)_b\d+)\.log")
+    preflop: list[float] = []
+    per_rank: dict[int, list[float]] = {r: [] for r in cells}
+    for path in sorted(Path(logs_dir).glob(f"{prefix}_r*.log")):
+        name, found = job_name.fullmatch(path.name), JOB_CPU.findall(path.read_text(errors="replace"))
+        if name is None or not found:  # another file, or a job that has not finished
+            continue
+        if name.group(2) is None:
+            preflop.append(float(found[-1]))
+        elif int(name.group(2)) in cells:
+            per_rank[int(name.group(2))].append(float(found[-1]))
+    if not preflop or not all(per_rank.values()):
+        raise ValueError(f"{logs_dir}: no finished preflop job, or none for some ending {sorted(cells)}, of {spot}'s "
+                         "rounds run")
+    return Calibration(spot, len(preflop), {r: float(np.mean(v)) for r, v in sorted(per_rank.items())},
+                       {r: len(v) for r, v in sorted(per_rank.items())}, dict(sorted(cells.items())),
+                       float(np.mean(preflop)), fixed_cpu)
+
+
+def price_flop_job(calibration: Calibration, cells: int, iterations_scale: float = 1.0) -> float:
+    """Projected CPU-s of one flop job of an ending whose tree has ``cells`` state cells per hand, at
+    ``iterations_scale`` times the calibration run's postflop iterations per job."""
+    return calibration.fixed_cpu + calibration.variable_cpu_per_cell * cells * iterations_scale
