@@ -15,8 +15,9 @@ prices a round as one preflop job plus one flop job per ending and flop (fitting
 
 - a flop job costs the calibration's fixed price plus its variable CPU per state cell times the
   ending's tree cells (:mod:`pokerlab.solved.cost`);
-- a preflop job costs the calibration's preflop job times the spot's sweep CPU per preflop iteration
-  over the calibration spot's.
+- a preflop job costs the calibration's preflop job plus ``exchange.every`` times what a preflop
+  iteration of the spot costs more than one of the calibration spot in the sweep (the solve logs' CPU
+  over the iterations).
 
 It prints the calibration, one row per format and table size (spots, endings, their mean share of the
 heads-up flop-ending mass, jobs and CPU per round, CPU of the run, the longest chain), the totals, and the wall time on
@@ -39,6 +40,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibration", required=True, help="working copy of a solved_rounds run")
     parser.add_argument("--calibration-spot", default="cash/2max/100bb")
+    parser.add_argument("--first-round", type=int, default=1, help="price from the calibration's rounds from this on")
+    parser.add_argument("--fixed-cpu", type=float, help="a flop job's fixed price in the calibration run, CPU-s "
+                        "(default: pokerlab.solved.cost.FIXED_JOB_CPU_SECONDS)")
     parser.add_argument("--configfile", default="config/presets/solved-rounds-6max100.yaml",
                         help="the solved settings projected to every spot (merged over config/config.yaml)")
     parser.add_argument("--workdir", default=".", help="working copy with a finished sweep")
@@ -52,7 +56,7 @@ def main() -> None:
     from pokerlab.preflop.result_file import read_result
     from pokerlab.preflop.solve import read_solve_timing
     from pokerlab.preflop.spot import load_sizing, spot_name
-    from pokerlab.solved.cost import price_flop_job, read_calibration, tree_cells
+    from pokerlab.solved.cost import FIXED_JOB_CPU_SECONDS, price_flop_job, read_calibration, tree_cells
     from pokerlab.solved.rounds import round_iterations
     from pokerlab.solved.settings import CHIP_FORMATS, SolvedSettings
 
@@ -77,8 +81,11 @@ def main() -> None:
     run = Path(args.calibration)
     plan = pd.read_csv(run / "results/solved/i0/plan" / args.calibration_spot / "endings.tsv", sep="\t")
     calibration = read_calibration(run / "logs/solved/rounds", args.calibration_spot,
-                                   {int(e.rank): cells_of(e.node, e.pot_bb, e.behind_bb) for e in plan.itertuples()})
-    print(f"calibration {calibration.spot}: {calibration.rounds} rounds on record, preflop job "
+                                   {int(e.rank): cells_of(e.node, e.pot_bb, e.behind_bb) for e in plan.itertuples()},
+                                   first_round=args.first_round,
+                                   fixed_cpu=FIXED_JOB_CPU_SECONDS if args.fixed_cpu is None else args.fixed_cpu)
+    print(f"calibration {calibration.spot}: {calibration.rounds} rounds on record from round {args.first_round}, "
+          f"preflop job "
           f"{calibration.preflop_job_cpu:.2f} CPU-s, flop job fixed price {calibration.fixed_cpu:.1f} CPU-s")
     for rank, cpu in calibration.flop_job_cpu.items():
         print(f"  e{rank} ({plan.node[rank]}, spr {plan.spr[rank]:.1f}): {calibration.flop_jobs[rank]} jobs, "
@@ -97,7 +104,8 @@ def main() -> None:
         chosen = planned_endings(found, settings.max_endings, settings.min_reach)
         headsup = found.flop_mass - found.three_way_mass
         jobs = [price_flop_job(calibration, cells_of(e.node, e.pot_bb, e.behind_bb)) for e in chosen]
-        preflop = calibration.preflop_job_cpu * preflop_cpu_per_iteration(name) / reference_preflop
+        extra = settings.exchange_every * max(0.0, preflop_cpu_per_iteration(name) - reference_preflop)
+        preflop = calibration.preflop_job_cpu + extra
         round_cpu = preflop + flops * sum(jobs)
         rows.append({"spot": name, "format": f, "seats": n, "covered": True, "endings": len(chosen),
                      "headsup_cover": sum(e.reach for e in chosen) / headsup if headsup > 0 else 0.0,

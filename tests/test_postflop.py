@@ -12,6 +12,7 @@ import pytest
 
 from pokerlab.cards import COMBO_CARDS, COMBO_CLASS, COMBO_IDS, N_CLASSES, parse_cards, parse_combo
 from pokerlab.evaluator import evaluate, evaluate_batch
+from pokerlab.postflop.arrays import table_bytes
 from pokerlab.postflop.game import BetTree, PostflopSpot, StreetActions
 from pokerlab.postflop.showdown import board_tables, showdown_accumulate
 from pokerlab.postflop.solver import DCFR, Mode, PostflopSolver, Quantity, dcfr_discounts, solve_spot
@@ -176,6 +177,21 @@ def test_flop_control_run_walks_turn_and_river_with_true_probabilities():
             combo = result.players["oop"].combos[cid]
             assert combo["equity"] == pytest.approx(equity, abs=1e-12)
             assert combo["ev"] == pytest.approx(100.0 * equity, abs=1e-9)  # through both chance nodes
+
+
+def test_the_root_run_out_matrix_is_built_for_root_all_ins_or_at_the_read_out():
+    # the flop tree without all-ins trains without the root board's run-out matrix and builds it
+    # for the read-out's equities, the same bytes as the tree whose flop all-ins train on it
+    allins = reference_spot("QsJh2h", 1.0)
+    bets_only = PostflopSpot(allins.pot, allins.stack, allins.board, allins.oop_range, allins.ip_range,
+                             BetTree.uniform(bets=(50,), raise_cap=0))
+    trained, lazy = PostflopSolver(allins), PostflopSolver(bets_only)
+    assert trained._game.deals.runout_index[0] == 0 and lazy._game.deals.runout_index[0] == -1
+    for player in (0, 1):
+        assert np.array_equal(lazy.per_combo(player)["equity"], trained.per_combo(player)["equity"])
+    # the memory stated at construction counts the matrices the read-out built
+    assert sum(m.nbytes for m in lazy._root_runouts) == lazy.memory_bytes - table_bytes(lazy._game) - sum(
+        a.nbytes for a in lazy.state().values() if a.size > 1)
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.postflop.arrays import named_game
+from pokerlab.postflop.arrays import GameArrays, named_game
 from pokerlab.postflop.showdown import reach_by_card, showdown_accumulate
 from pokerlab.postflop.threads import PRANGE_ONLY
 from pokerlab.postflop.tree import SHOWDOWN, PublicTree
@@ -44,31 +44,45 @@ def showdown_values(game, traverser, board_len, first_card, second_card, coef_co
         showdown_accumulate(own.showdown_tables[b], own.showdown_n_valid[b], opp.showdown_tables[b],
                             opp.showdown_n_valid[b], opp_reach, same_combo, coef_compat, coef_diff, 1.0, out, card_acc)
     else:  # the run-out matrix of the board (see build_runouts: every board walked has one)
-        if coef_compat != 0.0:
-            total = reach_by_card(opp_reach, opp.cards, card_acc)
-            for h in range(own_cards.shape[0]):
-                m = total - card_acc[own_cards[h, 0]] - card_acc[own_cards[h, 1]]
-                if same_combo[h] >= 0:
-                    m += opp_reach[same_combo[h]]
-                out[h] += coef_compat * m
-        if coef_diff != 0.0:
-            matrix = own.runout_matrices[game.deals.runout_index[first_card + 1]]
-            runouts = 44.0 if board_len == 4 else 990.0  # the matrix holds counts of run-outs
-            for h in range(matrix.shape[0]):
-                acc = 0.0
-                for o in range(matrix.shape[1]):
-                    acc += matrix[h, o] * opp_reach[o]
-                out[h] += coef_diff * (acc / runouts)
+        matrix_showdown(own.runout_matrices[game.deals.runout_index[first_card + 1]], board_len, own_cards,
+                        opp.cards, same_combo, coef_compat, coef_diff, opp_reach, out, card_acc)
+
+
+@njit(cache=True, fastmath=EXACT_DIVISION)
+def matrix_showdown(matrix, board_len, own_cards, opp_cards, same_combo, coef_compat, coef_diff, opp_reach, out,
+                    card_acc):
+    """:func:`showdown_values` before the river, from the board's run-out ``matrix`` (the traverser's
+    hands x the opponent's, see :func:`runout_matrices`) and the compatible weight."""
+    if coef_compat != 0.0:
+        total = reach_by_card(opp_reach, opp_cards, card_acc)
+        for h in range(own_cards.shape[0]):
+            m = total - card_acc[own_cards[h, 0]] - card_acc[own_cards[h, 1]]
+            if same_combo[h] >= 0:
+                m += opp_reach[same_combo[h]]
+            out[h] += coef_compat * m
+    if coef_diff != 0.0:
+        runouts = 44.0 if board_len == 4 else 990.0  # the matrix holds counts of run-outs
+        for h in range(matrix.shape[0]):
+            acc = 0.0
+            for o in range(matrix.shape[1]):
+                acc += matrix[h, o] * opp_reach[o]
+            out[h] += coef_diff * (acc / runouts)
 
 
 @njit(cache=True, fastmath=True)
-def root_equity(plain_game, weights, traverser):
+def root_equity(plain_game, weights, traverser, root_matrix):
     """Checked-down equity share of each of ``traverser``'s hands times its compatible opponent
-    weight (``plain_game``: see :func:`~pokerlab.postflop.arrays.plain_tuples`)."""
+    weight (``plain_game``: see :func:`~pokerlab.postflop.arrays.plain_tuples`). ``root_matrix``: the
+    traverser's run-out matrix of the root board (unused on a river root)."""
     game = named_game(plain_game)
+    board_len = game.tree.board_len[0]
     out = np.zeros(weights[traverser].size)
-    showdown_values(game, traverser, game.tree.board_len[0], -1, -1, 0.5, 0.5, weights[1 - traverser], out,
-                    np.empty(52))
+    if board_len == 5:
+        showdown_values(game, traverser, board_len, -1, -1, 0.5, 0.5, weights[1 - traverser], out, np.empty(52))
+    else:
+        own, opp = game.players[traverser], game.players[1 - traverser]
+        matrix_showdown(root_matrix, board_len, own.cards, opp.cards, own.same_combo, 0.5, 0.5,
+                        weights[1 - traverser], out, np.empty(52))
     return out
 
 
@@ -120,19 +134,37 @@ def runout_matrices(tab_0, nv_0, tab_1, nv_1, cards_0, cards_1, board_index, roo
 def build_runouts(tree: PublicTree, board: tuple[int, ...], iso_card: np.ndarray, tables, cards, board_index,
                   root_mask) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """Run-out matrices (see :func:`runout_matrices`) of the boards a showdown before the river
-    is evaluated on: the root board (for the read-out's equities too) and, under a flop root
-    whose tree has all-ins on the turn, the root plus each representative turn card. Returns
-    ``runout_index`` ((53,): matrix of prefix ``d1`` at ``d1 + 1``, -1 for none) and the
-    matrices per player (that player's hands x the opponent's)."""
+    is evaluated on: the root board when the tree has an all-in called on the root street, and,
+    under a flop root whose tree has all-ins on the turn, the root plus each representative turn
+    card. Returns ``runout_index`` ((53,): matrix of prefix ``d1`` at ``d1 + 1``, -1 for none)
+    and the matrices per player (that player's hands x the opponent's)."""
     runout_index = np.full(53, -1, np.int64)
     prefixes = []
     if len(board) < 5:
-        prefixes.append(-1)
-        turn_allins = np.any((tree.kind == SHOWDOWN) & (tree.board_len == 4))
-        if len(board) == 3 and turn_allins:
+        showdowns = tree.kind == SHOWDOWN
+        if np.any(showdowns & (tree.board_len == len(board))):
+            prefixes.append(-1)
+        if len(board) == 3 and np.any(showdowns & (tree.board_len == 4)):
             prefixes += [c for c in range(52) if c not in board and iso_card[0, c] == c]
     runout_index[np.array(prefixes, np.int64) + 1] = np.arange(len(prefixes))
+    return runout_index, _matrices(tables, cards, board_index, root_mask, prefixes, len(board))
+
+
+def root_runouts(game: GameArrays) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's (n, n_opponent) run-out matrix of the root board of a flop or turn root: the
+    game's own when its tree has one (an all-in on the root street), else built now. The read-out's
+    equities need it; a tree without root-street all-ins does not train on it."""
+    index = game.deals.runout_index[0]
+    if index >= 0:
+        return tuple(p.runout_matrices[index] for p in game.players)
+    tables = tuple((p.showdown_tables, p.showdown_n_valid) for p in game.players)
+    cards = tuple(p.cards for p in game.players)
+    board_len = int(game.tree.board_len[0])
+    return tuple(m[0] for m in _matrices(tables, cards, game.deals.board_index, game.deals.root_mask, [-1], board_len))
+
+
+def _matrices(tables, cards, board_index, root_mask, prefixes, board_len) -> tuple[np.ndarray, np.ndarray]:
     (tab_0, nv_0), (tab_1, nv_1) = tables
     oop = runout_matrices(tab_0, nv_0, tab_1, nv_1, cards[0], cards[1], board_index.astype(np.int64), root_mask,
-                          np.array(prefixes, np.int64), len(board))
-    return runout_index, (oop, np.ascontiguousarray(-oop.transpose(0, 2, 1)))
+                          np.array(prefixes, np.int64), board_len)
+    return oop, np.ascontiguousarray(-oop.transpose(0, 2, 1))

@@ -25,8 +25,9 @@ Numerics
 
 Memory
     ``memory_bytes`` states the state arrays (float32, or 16-bit with ``compression``: see
-    :mod:`.arrays`) with the showdown tables and run-out matrices; construction refuses a tree
-    above ``max_memory_mb``. :meth:`PostflopSolver.state` and :meth:`PostflopSolver.load_state`
+    :mod:`.arrays`) with the showdown tables and run-out matrices (the root board's counted even
+    where only the read-out builds it: a tree without all-ins on its root street does not train on
+    it); construction refuses a tree above ``max_memory_mb``. :meth:`PostflopSolver.state` and :meth:`PostflopSolver.load_state`
     save and restore the state arrays as they are stored.
 """
 
@@ -48,7 +49,7 @@ from pokerlab.postflop.game import PLAYER_NAMES, PostflopSpot
 from pokerlab.postflop.isomorphism import suit_isomorphism
 from pokerlab.postflop.passes import iterate, root_deals, subtree_values
 from pokerlab.postflop.result import PostflopResult, player_result
-from pokerlab.postflop.runouts import build_runouts, root_equity
+from pokerlab.postflop.runouts import build_runouts, root_equity, root_runouts
 from pokerlab.postflop.showdown import board_tables, compatible_mass, river_boards
 from pokerlab.postflop.threads import ticks_per_second
 from pokerlab.postflop.tree import PublicTree, build_tree
@@ -126,7 +127,10 @@ class PostflopSolver:
         regret_dtype, sum_dtype = (REGRET_DTYPE, SUM_DTYPE) if compression else (STATE_DTYPE, STATE_DTYPE)
         state_bytes = ((np.dtype(regret_dtype).itemsize + np.dtype(sum_dtype).itemsize) * sum(sizes)
                        + 2 * np.dtype(np.float32).itemsize * sum(n_blocks))  # regrets, sums, their scales
-        self.memory_bytes = int(state_bytes + table_bytes(self._game))
+        # the read-out's root run-out matrices, built on first use where the tree trains without them
+        root_bytes = (4 * self.hands[0].size * self.hands[1].size
+                      if len(spot.board) < 5 and self._game.deals.runout_index[0] < 0 else 0)
+        self.memory_bytes = int(state_bytes + table_bytes(self._game) + root_bytes)
         if self.memory_bytes > max_memory_mb * 2**20:
             raise ValueError(
                 f"postflop tree needs {self.memory_bytes / 2**20:.0f} MiB, above max_memory_mb={max_memory_mb:g}:"
@@ -144,6 +148,7 @@ class PostflopSolver:
         self.seconds = 0.0
         self.ticks = np.zeros((numba.config.NUMBA_NUM_THREADS + 1, 8), np.int64)  # see passes.iterate
         self.phase_seconds = {"train": 0.0, "exploitability": 0.0, "read-out": 0.0}
+        self._root_runouts: tuple[np.ndarray, np.ndarray] | None = None
         self._compat = tuple(self.compatible_reach(p, self.weights[1 - p]) for p in range(2))
         self.pair_mass = float(self.weights[0] @ self._compat[0])
 
@@ -379,7 +384,7 @@ class PostflopSolver:
         ``ev`` (share of the pot, chips), ``equity``, ``exp_pot`` (final pot), ``p_showdown``."""
         compat = self._compat[player]
         safe = np.where(compat > 0, compat, 1.0)
-        equity = root_equity(self._plain_game, self.weights, player)
+        equity = root_equity(self._plain_game, self.weights, player, self._root_runout_matrix(player))
         return {
             "ev": self.hand_ev(player),
             "equity": equity / safe,
@@ -387,6 +392,17 @@ class PostflopSolver:
             "p_showdown": self.root_values(player, Mode.EVALUATE, Quantity.SHOWDOWN_PROB) / safe,
             "compat": compat,
         }
+
+    def _root_runout_matrix(self, player: int) -> np.ndarray:
+        """``player``'s run-out matrix of the root board (see :func:`.runouts.root_runouts`); a
+        placeholder on a river root."""
+        if len(self.spot.board) == 5:
+            return np.zeros((1, 1), np.int16)
+        if self._root_runouts is None:
+            start = time.perf_counter()
+            self._root_runouts = root_runouts(self._game)
+            self.build_seconds["runout matrices"] += time.perf_counter() - start
+        return self._root_runouts[player]
 
     def result(self) -> PostflopResult:
         """The normalised record of the current average strategies (see :mod:`.result`)."""

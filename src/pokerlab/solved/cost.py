@@ -3,12 +3,12 @@
 A rounds run (:mod:`pokerlab.solved.rounds`) spends its CPU in two kinds of jobs per round: one preflop
 job (the preflop side's ``exchange.every`` iterations) and one flop job per re-valued ending and flop
 (fitting and held-out), each a fixed price (starting the process, building the postflop solver, moving
-its state: about 10-12 CPU-s, ``docs/benchmarks/2026-12-03-solved-rounds-cost.md``) plus its postflop
-iterations. An iteration's work grows with the postflop tree: :func:`tree_cells` counts the state cells a
-flop solve stores per hand (every decision node's actions times the turn and river cards that reach it),
-which is what regret matching and the update touch and what the river showdowns under them follow. Every
-class is in a solved ending's ranges (floored at ``floor_weight``), so the hands per board are the same
-for every ending and the cells per hand are what sets the work.
+its state: :data:`FIXED_JOB_CPU_SECONDS`) plus its postflop iterations. An iteration's work grows with
+the postflop tree: :func:`tree_cells` counts the state cells a flop solve stores per hand (every
+decision node's actions times the turn and river cards that reach it), which is what regret matching
+and the update touch and what the river showdowns under them follow. Every class is in a solved
+ending's ranges (floored at ``floor_weight``), so the hands per board are the same for every ending and
+the cells per hand are what sets the work.
 
 :func:`read_calibration` reads a finished (or partly finished) run's job logs; :func:`price_flop_job`
 scales its flop jobs' variable part by the cells of another ending's tree.
@@ -30,8 +30,10 @@ from pokerlab.postflop.tree import DECISION, build_tree
 DEALS_BELOW = {3: 1, 4: 49, 5: 49 * 48}
 """Card paths a node on a board of 3, 4 or 5 cards stands for under a flop root (turn, then river card)."""
 CELLS_BOARD = (0, 5, 10)  # any flop: the tree's shape does not depend on its cards
-FIXED_JOB_CPU_SECONDS = 11.0
-"""A flop job's price besides its iterations (the cost page's 10-12 CPU-s)."""
+FIXED_JOB_CPU_SECONDS = 7.0
+"""A flop job's price besides its iterations: starting the process (about 1.5 CPU-s), the spot's solve
+(1.1-1.4), the postflop solver (0.4) and its state written and read (3-4.5);
+``docs/benchmarks/2026-12-03-solved-job-root-runouts.md``."""
 
 
 def tree_cells(pot_bb: float, behind_bb: float, bet_tree: BetTree) -> int:
@@ -65,19 +67,19 @@ class Calibration:
 
 
 def read_calibration(logs_dir: str | os.PathLike, spot: str, cells: dict[int, int],
-                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS) -> Calibration:
+                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS, first_round: int = 1) -> Calibration:
     """The prices of ``spot``'s rounds run from its jobs' logs in ``logs_dir`` (``{spot}_r{k}_preflop.log``
     and ``{spot}_r{k}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``), each job's own CPU
     (:data:`pokerlab.job_log.JOB_CPU`, imports included), for the endings whose ``cells`` are given by
-    rank (the plan's; the jobs of ranks the spot lacks are left out). A run still going counts with the
-    jobs it has finished."""
+    rank (the plan's; the jobs of ranks the spot lacks are left out), from round ``first_round`` on (a
+    run whose code got cheaper on the way). A run still going counts with the jobs it has finished."""
     prefix = spot.replace("/", "-")
     job_name = re.compile(re.escape(prefix) + r"_r(\d+)_(?:preflop|e(\d+)_b\d+)\.log")
     preflop: list[float] = []
     per_rank: dict[int, list[float]] = {r: [] for r in cells}
     for path in sorted(Path(logs_dir).glob(f"{prefix}_r*.log")):
         name, found = job_name.fullmatch(path.name), JOB_CPU.findall(path.read_text(errors="replace"))
-        if name is None or not found:  # another file, or a job that has not finished
+        if name is None or not found or int(name.group(1)) < first_round:  # another file, or unfinished
             continue
         if name.group(2) is None:
             preflop.append(float(found[-1]))
