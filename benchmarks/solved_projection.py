@@ -20,7 +20,8 @@ prices a round as one preflop job plus one flop job per ending and flop (fitting
   over the iterations).
 
 It prints the calibration, one row per format and table size (spots, endings, their mean share of the
-heads-up flop-ending mass, jobs and CPU per round, CPU of the run, the longest chain), the totals, and the wall time on
+heads-up flop-ending mass, jobs and CPU per round, CPU of the run, the longest chain, the most flop state
+one spot keeps on disk between rounds), the totals, and the wall time on
 ``--cores`` cores: at least the total CPU over the cores, and at least the longest spot's chain of
 rounds (each round waits for its slowest job).
 """
@@ -34,6 +35,8 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+
+FLOP_HANDS = 1176  # the combos of 49 cards
 
 
 def main() -> None:
@@ -66,6 +69,8 @@ def main() -> None:
     sizing = load_sizing(config["solve"]["sizing"])
     rounds = len(round_iterations(settings.exchange_every, settings.exchange_iterations))
     flops = settings.boards + settings.heldout_boards
+    # a flop's hands: every combo off the board (the floor keeps every class); regret and strategy sum
+    state_bytes_per_cell = FLOP_HANDS * (4 if settings.compression else 8)
 
     def cells_of(node: str, pot_bb: float, behind_bb: float) -> int:
         return tree_cells(pot_bb, behind_bb, settings.bet_tree_for(node))
@@ -107,10 +112,11 @@ def main() -> None:
         extra = settings.exchange_every * max(0.0, preflop_cpu_per_iteration(name) - reference_preflop)
         preflop = calibration.preflop_job_cpu + extra
         round_cpu = preflop + flops * sum(jobs)
+        state_gb = flops * sum(cells_of(e.node, e.pot_bb, e.behind_bb) for e in chosen) * state_bytes_per_cell / 1e9
         rows.append({"spot": name, "format": f, "seats": n, "covered": True, "endings": len(chosen),
                      "headsup_cover": sum(e.reach for e in chosen) / headsup if headsup > 0 else 0.0,
                      "flop_jobs": flops * len(chosen), "round_cpu_s": round_cpu, "run_cpu_h": rounds * round_cpu / 3600,
-                     "chain_h": rounds * (preflop + max(jobs, default=0.0)) / 3600})
+                     "chain_h": rounds * (preflop + max(jobs, default=0.0)) / 3600, "state_gb": state_gb})
     frame = pd.DataFrame(rows)
     if args.table:
         frame.to_csv(args.table, sep="\t", index=False)
@@ -118,15 +124,17 @@ def main() -> None:
     print(f"\nsettings ({args.configfile}): at most {settings.max_endings} endings per spot, each >= "
           f"{settings.min_reach:g} of deals; {settings.boards} + {settings.heldout_boards} flops; {rounds} rounds")
     print(f"{'spots':<12}{'n':>4}{'endings':>9}{'hu cover':>10}{'jobs/round':>12}{'CPU-h/round':>13}"
-          f"{'CPU-h':>9}{'chain h':>9}")
+          f"{'CPU-h':>9}{'chain h':>9}{'state GB':>10}")
     for (f, n), g in covered.groupby(["format", "seats"]):
         print(f"{f + '/' + str(n) + 'max':<12}{len(g):>4}{g.endings.sum():>9}{g.headsup_cover.mean():>10.2f}"
               f"{g.flop_jobs.sum() + len(g):>12}{g.round_cpu_s.sum() / 3600:>13.2f}{g.run_cpu_h.sum():>9.1f}"
-              f"{g.chain_h.max():>9.2f}")
+              f"{g.chain_h.max():>9.2f}{g.state_gb.max():>10.0f}")
     total = covered.run_cpu_h.sum()
     jobs = rounds * int(covered.flop_jobs.sum() + len(covered))
     print(f"\n{len(covered)} chip spots: {total:,.0f} CPU-h, {jobs:,} jobs; {len(frame) - len(covered)} ICM spots "
           f"not covered (their payoffs are not chips)")
+    print(f"  flop states kept between rounds: up to {covered.state_gb.max():.0f} GB for one spot, "
+          f"{covered.state_gb.sum() / 1000:.1f} TB for every spot at once (no suit isomorphism counted)")
     for cores in args.cores:
         wall = max(total / cores, covered.chain_h.max())
         print(f"  on {cores:>5} cores: at least {wall:,.1f} h")
