@@ -43,7 +43,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibration", required=True, help="working copy of a solved_rounds run")
     parser.add_argument("--calibration-spot", default="cash/2max/100bb")
-    parser.add_argument("--first-round", type=int, default=1, help="price from the calibration's rounds from this on")
+    parser.add_argument("--rounds", type=int, nargs=2, default=[1, 10**6], metavar=("FIRST", "LAST"),
+                        help="price from the calibration's rounds FIRST to LAST")
     parser.add_argument("--fixed-cpu", type=float, help="a flop job's fixed price in the calibration run, CPU-s "
                         "(default: pokerlab.solved.cost.FIXED_JOB_CPU_SECONDS)")
     parser.add_argument("--configfile", default="config/presets/solved-rounds-6max100.yaml",
@@ -87,9 +88,9 @@ def main() -> None:
     plan = pd.read_csv(run / "results/solved/i0/plan" / args.calibration_spot / "endings.tsv", sep="\t")
     calibration = read_calibration(run / "logs/solved/rounds", args.calibration_spot,
                                    {int(e.rank): cells_of(e.node, e.pot_bb, e.behind_bb) for e in plan.itertuples()},
-                                   first_round=args.first_round,
+                                   rounds=range(args.rounds[0], args.rounds[1] + 1),
                                    fixed_cpu=FIXED_JOB_CPU_SECONDS if args.fixed_cpu is None else args.fixed_cpu)
-    print(f"calibration {calibration.spot}: {calibration.rounds} rounds on record from round {args.first_round}, "
+    print(f"calibration {calibration.spot}: {calibration.rounds} rounds on record from round {args.rounds[0]}, "
           f"preflop job "
           f"{calibration.preflop_job_cpu:.2f} CPU-s, flop job fixed price {calibration.fixed_cpu:.1f} CPU-s")
     for rank, cpu in calibration.flop_job_cpu.items():

@@ -38,7 +38,7 @@ def test_calibration_reads_each_jobs_own_cpu_from_the_round_logs(tmp_path):
     # job-weighted: two jobs at (25 - 10) / 1000 and one at (41 - 10) / 2000
     assert cal.variable_cpu_per_cell == pytest.approx((2 * 0.015 + 0.0155) / 3)
     assert price_flop_job(cal, 4000, iterations_scale=0.5) == pytest.approx(10.0 + cal.variable_cpu_per_cell * 2000)
-    later = read_calibration(tmp_path, "cash/2max/100bb", {0: 1000}, fixed_cpu=10.0, first_round=2)
+    later = read_calibration(tmp_path, "cash/2max/100bb", {0: 1000}, fixed_cpu=10.0, rounds=range(2, 3))
     assert (later.rounds, later.preflop_job_cpu, later.flop_job_cpu, later.flop_jobs) == (1, 5.0, {0: 30.0}, {0: 1})
 
 

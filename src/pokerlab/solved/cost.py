@@ -67,19 +67,19 @@ class Calibration:
 
 
 def read_calibration(logs_dir: str | os.PathLike, spot: str, cells: dict[int, int],
-                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS, first_round: int = 1) -> Calibration:
+                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS, rounds: range = range(1, 10**6)) -> Calibration:
     """The prices of ``spot``'s rounds run from its jobs' logs in ``logs_dir`` (``{spot}_r{k}_preflop.log``
     and ``{spot}_r{k}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``), each job's own CPU
     (:data:`pokerlab.job_log.JOB_CPU`, imports included), for the endings whose ``cells`` are given by
-    rank (the plan's; the jobs of ranks the spot lacks are left out), from round ``first_round`` on (a
-    run whose code got cheaper on the way). A run still going counts with the jobs it has finished."""
+    rank (the plan's; the jobs of ranks the spot lacks are left out), of the ``rounds`` given (a run whose
+    code got cheaper on the way). A run still going counts with the jobs it has finished."""
     prefix = spot.replace("/", "-")
     job_name = re.compile(re.escape(prefix) + r"_r(\d+)_(?:preflop|e(\d+)_b\d+)\.log")
     preflop: list[float] = []
     per_rank: dict[int, list[float]] = {r: [] for r in cells}
     for path in sorted(Path(logs_dir).glob(f"{prefix}_r*.log")):
         name, found = job_name.fullmatch(path.name), JOB_CPU.findall(path.read_text(errors="replace"))
-        if name is None or not found or int(name.group(1)) < first_round:  # another file, or unfinished
+        if name is None or not found or int(name.group(1)) not in rounds:  # another file, or unfinished
             continue
         if name.group(2) is None:
             preflop.append(float(found[-1]))
