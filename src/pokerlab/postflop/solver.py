@@ -26,9 +26,9 @@ Numerics
 Memory
     ``memory_bytes`` states the state arrays (float32, or 16-bit with ``compression``: see
     :mod:`.arrays`) with the showdown tables and run-out matrices (the root board's counted even
-    where only the read-out builds it: a tree without all-ins on its root street does not train on
-    it); construction refuses a tree above ``max_memory_mb``. :meth:`PostflopSolver.state` and :meth:`PostflopSolver.load_state`
-    save and restore the state arrays as they are stored.
+    where only the read-out builds it: a tree without all-ins on its root street does not train
+    on it); construction refuses a tree above ``max_memory_mb``. :meth:`PostflopSolver.state` and
+    :meth:`PostflopSolver.load_state` save and restore the state arrays as they are stored.
 """
 
 from __future__ import annotations
