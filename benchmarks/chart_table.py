@@ -5,7 +5,8 @@
 Each ``--run LABEL DIR`` names a folder laid out as ``results/solves`` (``{format}/{n}max/{depth}bb/
 result.json``). Rows: cash 6-max 100bb raise-first-in by seat, the big blind against the button's
 open (fold / call / 3-bet, the second 3-bet size ``S`` shown apart when the tree has it), the small
-blind against the button's open, heads-up 100bb small blind (fold / limp / raise), six- and nine-handed
+blind against the button's open, heads-up 100bb (the small blind's fold / limp / raise, the big blind
+against the open and against the limp, the small blind against the 3-bet), six- and nine-handed
 200bb UTG open, and each spot's model share, status and exploitability. Shares of deals (combo
 weighted) at the node, in percent. A missing file prints as a dash.
 """
@@ -27,6 +28,10 @@ ROWS = [
     ("cash/2max/100bb", "HU SB fold", "", "F"), ("cash/2max/100bb", "HU SB limp", "", "C"),
     ("cash/2max/100bb", "HU SB raise R+A", "", "RA"), ("cash/2max/100bb", "HU BB vs open 3-bet S", "R", "S"),
     ("cash/2max/100bb", "HU BB vs open 3-bet R+A", "R", "RA"), ("cash/2max/100bb", "HU BB vs open fold", "R", "F"),
+    ("cash/2max/100bb", "HU BB vs open call", "R", "C"),
+    ("cash/2max/100bb", "HU BB vs limp check", "C", "C"), ("cash/2max/100bb", "HU BB vs limp raise R+A", "C", "RA"),
+    ("cash/2max/100bb", "HU SB vs 3-bet fold", "RR", "F"), ("cash/2max/100bb", "HU SB vs 3-bet call", "RR", "C"),
+    ("cash/2max/100bb", "HU SB vs 3-bet 4-bet R+A", "RR", "RA"),
     ("cash/6max/200bb", "6max 200bb UTG open", "", "RSA"),
     ("cash/9max/200bb", "9max UTG open", "", "RSA"),
 ]
