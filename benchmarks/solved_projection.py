@@ -76,9 +76,16 @@ def main() -> None:
     def cells_of(node: str, pot_bb: float, behind_bb: float) -> int:
         return tree_cells(pot_bb, behind_bb, settings.bet_tree_for(node))
 
+    def result_path(name: str) -> Path:
+        path = Path(args.workdir) / "results/solves" / name / "result.json"
+        if not path.is_file():
+            raise SystemExit(f"{path}: missing; solve the sweep's chip spots first "
+                             f"(snakemake --cores N -- {path.relative_to(args.workdir)} ...)")
+        return path
+
     def preflop_cpu_per_iteration(name: str) -> float:
         work = Path(args.workdir)
-        result = json.loads((work / "results/solves" / name / "result.json").read_text())
+        result = json.loads(result_path(name).read_text())
         cpu = read_solve_timing(work / "logs/solves" / (name.replace("/", "_") + ".log"))[1]
         if math.isnan(cpu):
             raise SystemExit(f"{name}: no solve timing in logs/solves/ of {work}")
@@ -106,7 +113,7 @@ def main() -> None:
         if f not in CHIP_FORMATS:
             rows.append({"spot": name, "format": f, "seats": n, "covered": False})
             continue
-        found = spot_endings(read_result(Path(args.workdir) / "results/solves" / name / "result.json"), sizing)
+        found = spot_endings(read_result(result_path(name)), sizing)
         chosen = planned_endings(found, settings.max_endings, settings.min_reach)
         headsup = found.flop_mass - found.three_way_mass
         jobs = [price_flop_job(calibration, cells_of(e.node, e.pot_bb, e.behind_bb)) for e in chosen]
