@@ -66,25 +66,41 @@ class Calibration:
         return sum(n * (self.flop_job_cpu[r] - self.fixed_cpu) / self.cells[r] for r, n in self.flop_jobs.items()) / jobs
 
 
-def read_calibration(logs_dir: str | os.PathLike, spot: str, cells: dict[int, int],
-                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS, rounds: range = range(1, 10**6)) -> Calibration:
-    """The prices of ``spot``'s rounds run from its jobs' logs in ``logs_dir`` (``{spot}_r{k}_preflop.log``
-    and ``{spot}_r{k}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``), each job's own CPU
-    (:data:`pokerlab.job_log.JOB_CPU`, imports included), for the endings whose ``cells`` are given by
-    rank (the plan's; the jobs of ranks the spot lacks are left out), of the ``rounds`` given (a run whose
-    code got cheaper on the way). A run still going counts with the jobs it has finished."""
+@dataclass(frozen=True)
+class JobCpu:
+    """One finished job of a rounds run, from its log: its round, the ending rank of a flop job (None
+    for the preflop job) and its own CPU seconds (imports included)."""
+
+    round: int
+    rank: int | None
+    cpu_seconds: float
+
+
+def round_job_cpu(logs_dir: str | os.PathLike, spot: str) -> list[JobCpu]:
+    """The finished jobs of ``spot``'s rounds run from their logs in ``logs_dir``
+    (``{spot}_r{k}_preflop.log`` and ``{spot}_r{k}_e{rank}_b{board}.log``, ``/`` in the spot's name
+    written ``-``), each with the CPU its last :data:`pokerlab.job_log.JOB_CPU` line gives; a job still
+    running (no such line) is left out."""
     prefix = spot.replace("/", "-")
     job_name = re.compile(re.escape(prefix) + r"_r(\d+)_(?:preflop|e(\d+)_b\d+)\.log")
-    preflop: list[float] = []
-    per_rank: dict[int, list[float]] = {r: [] for r in cells}
+    jobs = []
     for path in sorted(Path(logs_dir).glob(f"{prefix}_r*.log")):
         name, found = job_name.fullmatch(path.name), JOB_CPU.findall(path.read_text(errors="replace"))
-        if name is None or not found or int(name.group(1)) not in rounds:  # another file, or unfinished
-            continue
-        if name.group(2) is None:
-            preflop.append(float(found[-1]))
-        elif int(name.group(2)) in cells:
-            per_rank[int(name.group(2))].append(float(found[-1]))
+        if name is not None and found:
+            rank = None if name.group(2) is None else int(name.group(2))
+            jobs.append(JobCpu(int(name.group(1)), rank, float(found[-1])))
+    return jobs
+
+
+def read_calibration(logs_dir: str | os.PathLike, spot: str, cells: dict[int, int],
+                     fixed_cpu: float = FIXED_JOB_CPU_SECONDS, rounds: range = range(1, 10**6)) -> Calibration:
+    """The prices of ``spot``'s rounds run from its jobs' logs in ``logs_dir`` (:func:`round_job_cpu`) for
+    the endings whose ``cells`` are given by rank (the plan's; the jobs of ranks the spot lacks are left
+    out), of the ``rounds`` given (a run whose code got cheaper on the way). A run still going counts
+    with the jobs it has finished."""
+    jobs = [j for j in round_job_cpu(logs_dir, spot) if j.round in rounds]
+    preflop = [j.cpu_seconds for j in jobs if j.rank is None]
+    per_rank = {r: [j.cpu_seconds for j in jobs if j.rank == r] for r in cells}
     if not preflop or not all(per_rank.values()):
         raise ValueError(f"{logs_dir}: no finished preflop job, or none for some ending {sorted(cells)}, of {spot}'s "
                          "rounds run")
