@@ -33,6 +33,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -57,6 +58,7 @@ def main() -> None:
 
     from pokerlab.fit.endings import spot_endings
     from pokerlab.fit.plan import planned_endings
+    from pokerlab.postflop.dcfr import REGRET_DTYPE, STATE_DTYPE, SUM_DTYPE
     from pokerlab.preflop.result_file import read_result
     from pokerlab.preflop.solve import read_solve_timing
     from pokerlab.preflop.spot import load_sizing, spot_name
@@ -70,8 +72,9 @@ def main() -> None:
     sizing = load_sizing(config["solve"]["sizing"])
     rounds = len(round_iterations(settings.exchange_every, settings.exchange_iterations))
     flops = settings.boards + settings.heldout_boards
-    # a flop's hands: every combo off the board (the floor keeps every class); regret and strategy sum
-    state_bytes_per_cell = FLOP_HANDS * (4 if settings.compression else 8)
+    # a flop's hands: every combo off the board (the floor keeps every class); a regret and a strategy sum each
+    stored = (REGRET_DTYPE, SUM_DTYPE) if settings.compression else (STATE_DTYPE, STATE_DTYPE)
+    state_bytes_per_cell = FLOP_HANDS * sum(np.dtype(t).itemsize for t in stored)
 
     def cells_of(node: str, pot_bb: float, behind_bb: float) -> int:
         return tree_cells(pot_bb, behind_bb, settings.bet_tree_for(node))
@@ -116,11 +119,12 @@ def main() -> None:
         found = spot_endings(read_result(result_path(name)), sizing)
         chosen = planned_endings(found, settings.max_endings, settings.min_reach)
         headsup = found.flop_mass - found.three_way_mass
-        jobs = [price_flop_job(calibration, cells_of(e.node, e.pot_bb, e.behind_bb)) for e in chosen]
+        cells = [cells_of(e.node, e.pot_bb, e.behind_bb) for e in chosen]
+        jobs = [price_flop_job(calibration, c) for c in cells]
         extra = settings.exchange_every * max(0.0, preflop_cpu_per_iteration(name) - reference_preflop)
         preflop = calibration.preflop_job_cpu + extra
         round_cpu = preflop + flops * sum(jobs)
-        state_gb = flops * sum(cells_of(e.node, e.pot_bb, e.behind_bb) for e in chosen) * state_bytes_per_cell / 1e9
+        state_gb = flops * sum(cells) * state_bytes_per_cell / 1e9
         rows.append({"spot": name, "format": f, "seats": n, "covered": True, "endings": len(chosen),
                      "headsup_cover": sum(e.reach for e in chosen) / headsup if headsup > 0 else 0.0,
                      "flop_jobs": flops * len(chosen), "round_cpu_s": round_cpu, "run_cpu_h": rounds * round_cpu / 3600,
