@@ -60,7 +60,7 @@ def main() -> None:
     from pokerlab.fit.plan import planned_endings
     from pokerlab.postflop.dcfr import REGRET_DTYPE, STATE_DTYPE, SUM_DTYPE
     from pokerlab.preflop.result_file import read_result
-    from pokerlab.preflop.solve import read_solve_timing
+    from pokerlab.preflop.solve import read_solve_timing, solve_log_path
     from pokerlab.preflop.spot import load_sizing, spot_name
     from pokerlab.solved.cost import FIXED_JOB_CPU_SECONDS, price_flop_job, read_calibration, tree_cells
     from pokerlab.solved.rounds import round_iterations
@@ -89,7 +89,7 @@ def main() -> None:
     def preflop_cpu_per_iteration(name: str) -> float:
         work = Path(args.workdir)
         result = json.loads(result_path(name).read_text())
-        cpu = read_solve_timing(work / "logs/solves" / (name.replace("/", "_") + ".log"))[1]
+        cpu = read_solve_timing(solve_log_path(work / "logs/solves", name))[1]
         if math.isnan(cpu):
             raise SystemExit(f"{name}: no solve timing in logs/solves/ of {work}")
         return cpu / result["iterations"]

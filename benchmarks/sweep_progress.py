@@ -26,13 +26,13 @@ import pandas as pd
 
 
 def solved_spots(workdir: Path, sheet: pd.DataFrame) -> pd.DataFrame:
-    from pokerlab.preflop.solve import read_solve_timing
+    from pokerlab.preflop.solve import read_solve_timing, solve_log_path
     from pokerlab.preflop.spot import spot_name
 
     rows = []
     for fmt, seats, depth in sheet[["format", "seats", "depth"]].itertuples(index=False):
         name = spot_name(fmt, seats, depth)
-        wall, cpu = read_solve_timing(workdir / "logs" / "solves" / (name.replace("/", "_") + ".log"))
+        wall, cpu = read_solve_timing(solve_log_path(workdir / "logs" / "solves", name))
         result = workdir / "results" / "solves" / name / "result.json"
         row = {"format": fmt, "seats": seats, "depth": depth, "solved": not math.isnan(cpu) and result.is_file()}
         if row["solved"]:

@@ -222,10 +222,11 @@ def write_summary(result_paths: Iterable[str | os.PathLike], csv_path: str | os.
 def timings_table(summary: pd.DataFrame, log_dir: str | os.PathLike) -> pd.DataFrame:
     """The summary's spot columns with each spot's solve wall and CPU seconds, read from
     ``{log_dir}/{format}_{n}max_{depth}bb.log`` (NaN where there is none)."""
-    from pokerlab.preflop.solve import read_solve_timing  # the solver's module, not at the workflow's parse
+    # the solver's module, imported here and not at the workflow's parse
+    from pokerlab.preflop.solve import read_solve_timing, solve_log_path
 
     frame = summary[["format", "seats", "depth_bb", "status", "iterations", "decision_nodes"]].copy()
-    times = [read_solve_timing(Path(log_dir) / (spot_name(f, n, d).replace("/", "_") + ".log"))
+    times = [read_solve_timing(solve_log_path(log_dir, spot_name(f, n, d)))
              for f, n, d in zip(frame["format"], frame["seats"], frame["depth_bb"])]
     frame["solve_seconds"] = [wall for wall, _ in times]
     frame["solve_cpu_seconds"] = [cpu for _, cpu in times]

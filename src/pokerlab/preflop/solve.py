@@ -483,6 +483,12 @@ def solve_timing_line(wall_seconds: float, cpu_seconds: float) -> str:
     return f"solve wall_seconds {wall_seconds:.3f} cpu_seconds {cpu_seconds:.3f}"
 
 
+def solve_log_path(log_dir: str | os.PathLike, name: str) -> Path:
+    """The log of spot ``name`` (``cash/2max/100bb``) in the sweep's ``log_dir`` (``logs/solves``):
+    ``cash_2max_100bb.log``, as the solve rules name it."""
+    return Path(log_dir) / (name.replace("/", "_") + ".log")
+
+
 def read_solve_timing(log_path: str | os.PathLike) -> tuple[float, float]:
     """(wall, CPU) seconds of the last :func:`solve_timing_line` in a spot's log; NaN if none."""
     path = Path(log_path)
