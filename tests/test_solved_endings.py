@@ -319,14 +319,65 @@ def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
     assert strategy_change(moved, same)["max_pp"] == pytest.approx(0.75 * 20.0)
 
 
-@pytest.mark.parametrize("with_start", [False, True])
-def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path, with_start):
-    """A committed table (and its start, the preflop state a shipped table carries) gives one result's
-    bytes whatever the core count."""
+def _result_bytes_on_1_and_2_cores(script: str, tmp_path) -> list[tuple[bytes, bytes]]:
+    """Run ``script`` (which writes a result to ``sys.argv[1]``) with 1 and then 2 Numba threads; the
+    bytes of each run's result.json and result.npz."""
     import os
     import subprocess
     import sys
 
+    outputs = []
+    for cores in (1, 2):
+        out = tmp_path / f"c{cores}" / "result.json"
+        out.parent.mkdir()
+        run = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "NUMBA_NUM_THREADS": str(cores)})
+        assert run.returncode == 0, run.stderr[-2000:]
+        outputs.append((out.read_bytes(), out.with_suffix(".npz").read_bytes()))
+    return outputs
+
+
+def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
+    """The committed heads-up 100bb table and start, under the default config, give the same result bytes
+    on 1 and 2 cores, read from the start (measured at its own iteration only) and naming both files."""
+    from pathlib import Path
+
+    import yaml
+
+    from pokerlab.equity import sample_pair_counts
+    from pokerlab.equity_table import save_equity_table
+    from pokerlab.io import sha256_file
+    from pokerlab.solved.settings import settings_sha256
+
+    root = Path(__file__).resolve().parents[1]
+    config = yaml.safe_load((root / "config/config.yaml").read_text())
+    postflop = config["solve"]["postflop"]
+    save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "eq.npz", tmp_path / "eq.parquet")
+    script = (
+        "import sys\n"
+        "from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file\n"
+        "from pokerlab.preflop.spot import Spot\n"
+        f"section = {{**{config['solve']!r}, 'postflop': {{**{postflop!r}, "
+        f"'solved_tables': {str(root / postflop['solved_tables'])!r}}}}}\n"
+        f"settings = SolveSettings.from_config(section, {str(root / postflop['file'])!r}, "
+        f"{settings_sha256(config['solved'])!r})\n"
+        f"solve_spot_to_file(Spot('cash', 2, 100), {str(tmp_path / 'eq.npz')!r}, {str(root / config['solve']['sizing'])!r},"
+        " settings, sys.argv[1])\n")
+    outputs = _result_bytes_on_1_and_2_cores(script, tmp_path)
+    assert outputs[0] == outputs[1]
+    result = json.loads(outputs[0][0])
+    solved = result["settings"]["solved_endings"]
+    assert [h["iterations"] for h in result["history"]] == [400]
+    assert solved["start"]["sha256"] == sha256_file(root / "config/solved-endings/cash-2max-100bb.start.npz")
+    assert solved["corrections_sha256"] == read_ending_corrections(
+        root / "config/solved-endings/cash-2max-100bb.tsv").digest()
+    assert result["tier_shares"]["flop_solved"] > 0.5
+
+
+@pytest.mark.parametrize("with_start", [False, True])
+def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path, with_start):
+    """A committed table (and its start, the preflop state a shipped table carries) gives one result's
+    bytes whatever the core count."""
     from pokerlab.equity import sample_pair_counts
     from pokerlab.equity_table import load_equity_table, save_equity_table
     from pokerlab.preflop.ending_corrections import start_path, write_solved_start
@@ -350,14 +401,7 @@ def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path, with_sta
         f"settings = SolveSettings(checkpoints=(30, 60), model='solved', solved_tables={str(folder)!r},"
         " solved_settings_sha256='s1')\n"
         f"solve_spot_to_file(Spot('cash', 2, 30), {str(tmp_path / 'eq.npz')!r}, None, settings, sys.argv[1])\n")
-    outputs = []
-    for cores in (1, 2):
-        out = tmp_path / f"c{cores}" / "result.json"
-        out.parent.mkdir()
-        run = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True, text=True, timeout=300,
-                             env={**os.environ, "NUMBA_NUM_THREADS": str(cores)})
-        assert run.returncode == 0, run.stderr[-2000:]
-        outputs.append((out.read_bytes(), out.with_suffix(".npz").read_bytes()))
+    outputs = _result_bytes_on_1_and_2_cores(script, tmp_path)
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0][0])
     assert result["settings"]["postflop_model"] == "solved"
@@ -372,6 +416,37 @@ def _solved_section():
     import yaml
 
     return yaml.safe_load((Path(__file__).resolve().parents[1] / "config/config.yaml").read_text())["solved"]
+
+
+def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
+    """Every table in the folder the default config names was measured for its spot with the config's
+    solved section, sizing schedule and constants, and its start lies beside it: the default solve takes
+    both (a changed measuring key would refuse them)."""
+    from pathlib import Path
+
+    import yaml
+
+    from pokerlab.preflop.solve import postflop_constants_file
+    from pokerlab.preflop.spot import parse_spot_name
+    from pokerlab.solved.settings import settings_sha256
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    config = yaml.safe_load(Path("config/config.yaml").read_text())
+    solve = config["solve"]
+    settings = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
+                                         settings_sha256(config["solved"]))
+    tables = sorted(Path(solve["postflop"]["solved_tables"]).glob("*.tsv"))
+    assert [t.name for t in tables] == ["cash-2max-100bb.tsv"]
+    for path in tables:
+        spot = parse_spot_name(read_ending_corrections(path).spot)
+        table = settings.solved_endings(spot, load_sizing(solve["sizing"]).as_dict(spot.depth))
+        assert table is not None and table.start is not None and table.start.iteration == 400
+        assert table.provenance["command"].startswith("snakemake --cores 2 solved_exchange")
+    changed = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
+                                        settings_sha256({**config["solved"], "boards": 5}))
+    with pytest.raises(ValueError, match="measured with solved settings"):
+        changed.solved_endings(spot, load_sizing(solve["sizing"]).as_dict(spot.depth))
 
 
 @pytest.mark.parametrize("change, message", [

@@ -96,10 +96,10 @@ def test_every_preset_merged_over_the_default_passes_the_schema_and_the_checks(n
 
 
 def test_a_nested_preset_keeps_the_default_keys_it_does_not_name():
-    """postflop-model-v2.yaml names only solve.postflop.model and class_table: the merge keeps the
-    default's constants file (a one-level merge would drop it and fail the schema)."""
+    """postflop-model-v2.yaml names only solve.postflop.model, solved_tables and class_table: the merge
+    keeps the default's constants file (a one-level merge would drop it and fail the schema)."""
     postflop = _preset("postflop-model-v2.yaml")["solve"]["postflop"]
-    assert postflop == {**CONFIG["solve"]["postflop"], "model": "v2",
+    assert postflop == {**CONFIG["solve"]["postflop"], "model": "v2", "solved_tables": None,
                         "class_table": "src/pokerlab/data/postflop-class-table.tsv"}
 
 

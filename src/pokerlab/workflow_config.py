@@ -121,7 +121,8 @@ def _combo_hands(solve: dict[str, Any]) -> None:
 
     model = solve.get("postflop", {}).get("model", "v1")
     if model != "v1":
-        raise ValueError(f"config solve.hands: combos takes postflop model v1, not {model!r}")
+        raise ValueError(f"config solve.hands: combos takes postflop model v1, not {model!r} (set solve.postflop "
+                         "model: v1 and solved_tables: null beside it)")
     for i, spot in enumerate(solve.get("spots", [])):
         if spot["seats"] not in COMBO_SEATS:
             raise ValueError(f"config solve.spots[{i}]: {spot['seats']} seats; solve.hands combos solves "
