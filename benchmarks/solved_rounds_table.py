@@ -1,5 +1,5 @@
-"""A solved-endings run's table per round or exchange, as Markdown: what the exchange moved, its valuation gaps, the joint
-exploitability at measuring rounds, and the CPU of the round's jobs.
+"""A solved-endings run's table per round or exchange, as Markdown: what the exchange moved, its
+valuation gaps, the joint exploitability at measuring rounds, and the CPU of the round's jobs.
 
     .venv/bin/python benchmarks/solved_rounds_table.py --spot cash/2max/100bb \
         [--report results/solved/rounds/cash-2max-100bb-rounds.json] [--logs logs/solved/rounds]
