@@ -361,8 +361,8 @@ def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
         f"'solved_tables': {str(root / postflop['solved_tables'])!r}}}}}\n"
         f"settings = SolveSettings.from_config(section, {str(root / postflop['file'])!r}, "
         f"{settings_sha256(config['solved'])!r})\n"
-        f"solve_spot_to_file(Spot('cash', 2, 100), {str(tmp_path / 'eq.npz')!r}, {str(root / config['solve']['sizing'])!r},"
-        " settings, sys.argv[1])\n")
+        f"solve_spot_to_file(Spot('cash', 2, 100), {str(tmp_path / 'eq.npz')!r}, "
+        f"{str(root / config['solve']['sizing'])!r}, settings, sys.argv[1])\n")
     outputs = _result_bytes_on_1_and_2_cores(script, tmp_path)
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0][0])
