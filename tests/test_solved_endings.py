@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from test_solver import assert_matches_brute_force, random_prior
 
 SIZING = load_sizing()
 MODEL = PostflopModel()
+ROOT = Path(__file__).resolve().parents[1]
 M = cards.N_CLASSES
 
 
@@ -340,17 +342,12 @@ def _result_bytes_on_1_and_2_cores(script: str, tmp_path) -> list[tuple[bytes, b
 def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
     """The committed heads-up 100bb table and start, under the default config, give the same result bytes
     on 1 and 2 cores, read from the start (measured at its own iteration only) and naming both files."""
-    from pathlib import Path
-
-    import yaml
-
     from pokerlab.equity import sample_pair_counts
     from pokerlab.equity_table import save_equity_table
     from pokerlab.io import sha256_file
     from pokerlab.solved.settings import settings_sha256
 
-    root = Path(__file__).resolve().parents[1]
-    config = yaml.safe_load((root / "config/config.yaml").read_text())
+    config = _default_config()
     postflop = config["solve"]["postflop"]
     save_equity_table(sample_pair_counts(samples=200, seed=1), tmp_path / "eq.npz", tmp_path / "eq.parquet")
     script = (
@@ -358,19 +355,19 @@ def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
         "from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file\n"
         "from pokerlab.preflop.spot import Spot\n"
         f"section = {{**{config['solve']!r}, 'postflop': {{**{postflop!r}, "
-        f"'solved_tables': {str(root / postflop['solved_tables'])!r}}}}}\n"
-        f"settings = SolveSettings.from_config(section, {str(root / postflop['file'])!r}, "
+        f"'solved_tables': {str(ROOT / postflop['solved_tables'])!r}}}}}\n"
+        f"settings = SolveSettings.from_config(section, {str(ROOT / postflop['file'])!r}, "
         f"{settings_sha256(config['solved'])!r})\n"
         f"solve_spot_to_file(Spot('cash', 2, 100), {str(tmp_path / 'eq.npz')!r}, "
-        f"{str(root / config['solve']['sizing'])!r}, settings, sys.argv[1])\n")
+        f"{str(ROOT / config['solve']['sizing'])!r}, settings, sys.argv[1])\n")
     outputs = _result_bytes_on_1_and_2_cores(script, tmp_path)
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0][0])
     solved = result["settings"]["solved_endings"]
     assert [h["iterations"] for h in result["history"]] == [400]
-    assert solved["start"]["sha256"] == sha256_file(root / "config/solved-endings/cash-2max-100bb.start.npz")
+    assert solved["start"]["sha256"] == sha256_file(ROOT / "config/solved-endings/cash-2max-100bb.start.npz")
     assert solved["corrections_sha256"] == read_ending_corrections(
-        root / "config/solved-endings/cash-2max-100bb.tsv").digest()
+        ROOT / "config/solved-endings/cash-2max-100bb.tsv").digest()
     assert result["tier_shares"]["flop_solved"] > 0.5
 
 
@@ -410,29 +407,28 @@ def test_a_table_gives_the_same_result_bytes_on_1_and_2_cores(tmp_path, with_sta
     assert ("start" in result["settings"]["solved_endings"]) == with_start
 
 
-def _solved_section():
-    from pathlib import Path
-
+def _default_config() -> dict:
+    """The workflow's default config, ``config/config.yaml``."""
     import yaml
 
-    return yaml.safe_load((Path(__file__).resolve().parents[1] / "config/config.yaml").read_text())["solved"]
+    return yaml.safe_load((ROOT / "config/config.yaml").read_text())
+
+
+def _solved_section():
+    return _default_config()["solved"]
 
 
 def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     """Every table in the folder the default config names was measured for its spot with the config's
     solved section, sizing schedule and constants, and its start lies beside it: the default solve takes
     both (a changed measuring key would refuse them)."""
-    from pathlib import Path
-
-    import yaml
 
     from pokerlab.preflop.solve import postflop_constants_file
     from pokerlab.preflop.spot import parse_spot_name
     from pokerlab.solved.settings import settings_sha256
 
-    root = Path(__file__).resolve().parents[1]
-    monkeypatch.chdir(root)
-    config = yaml.safe_load(Path("config/config.yaml").read_text())
+    monkeypatch.chdir(ROOT)
+    config = _default_config()
     solve = config["solve"]
     settings = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
                                          settings_sha256(config["solved"]))
@@ -440,13 +436,14 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     assert [t.name for t in tables] == ["cash-2max-100bb.tsv"]
     for path in tables:
         spot = parse_spot_name(read_ending_corrections(path).spot)
-        table = settings.solved_endings(spot, load_sizing(solve["sizing"]).as_dict(spot.depth))
+        sizing = load_sizing(solve["sizing"]).as_dict(spot.depth)
+        table = settings.solved_endings(spot, sizing)
         assert table is not None and table.start is not None and table.start.iteration == 400
         assert table.provenance["command"].startswith("snakemake --cores 2 solved_exchange")
     changed = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
                                         settings_sha256({**config["solved"], "boards": 5}))
     with pytest.raises(ValueError, match="measured with solved settings"):
-        changed.solved_endings(spot, load_sizing(solve["sizing"]).as_dict(spot.depth))
+        changed.solved_endings(spot, sizing)
 
 
 @pytest.mark.parametrize("change, message", [
