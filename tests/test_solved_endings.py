@@ -456,6 +456,8 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     ({"tolerance": {"strategy_pp": -1, "gap_bb": 0.1}}, "solved.tolerance.strategy_pp"),
     ({"compression": "yes"}, "solved.compression: 'yes' must be true or false"),
     ({"exchange": {"every": 10, "iterations": 100, "postflop_every": 20}}, "solved.exchange.postflop_every: 20"),
+    ({"validation_boards": 0}, "solved.validation_boards: 0 must be an integer in"),
+    ({"validation_boards": "8"}, "solved.validation_boards: '8' must be an integer in"),
 ])
 def test_solved_settings_name_the_bad_key(change, message):
     from pokerlab.solved.settings import SolvedSettings
@@ -477,6 +479,10 @@ def test_pot_types_and_the_measuring_digest():
     assert SolvedSettings.from_config({**_solved_section(), "boards": 5}).sha256() != base.sha256()
     assert SolvedSettings.from_config({**_solved_section(), "compression": not base.compression}).sha256() \
         != base.sha256()
+    # the validation's flop count sizes the held-out check only; null means the plan's held-out count
+    more = SolvedSettings.from_config({**_solved_section(), "validation_boards": 8})
+    assert more.validation_boards == 8 and more.sha256() == base.sha256()
+    assert base.validation_boards == base.heldout_boards == _solved_section()["heldout_boards"]
 
 
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
@@ -315,6 +316,29 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
     assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
     assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"
+
+
+def test_the_validation_draws_its_held_out_flops_as_the_plan_does(setting, tmp_path):
+    """write_validation_boards: as many held-out flops as the plan gives the plan's own board rows, byte for
+    byte; more keep the plan's fitting flops and add held-out ones that are new, distinct and equally weighted."""
+    from pokerlab.solved.validate import write_validation_boards
+
+    sizing, _, settings, plan = setting
+    planned = tuple(tmp_path / f"{name}.tsv" for name in ("spots", "endings", "boards"))
+    with_two = SolvedSettings.from_config({**settings.raw, "boards": 3, "heldout_boards": 2})
+    write_ending_plan(plan[1].parent / "result.json", SPOT.name, sizing, with_two, *planned)
+    write_validation_boards(planned[1], with_two, tmp_path / "same.tsv")
+    assert (tmp_path / "same.tsv").read_bytes() == planned[2].read_bytes()
+
+    more = write_validation_boards(planned[1], SolvedSettings.from_config({**with_two.raw, "validation_boards": 7}),
+                                   tmp_path / "more.tsv")
+    plan_boards = pd.read_csv(planned[2], sep="\t", keep_default_na=False)
+    fitting = more[~more["heldout"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(fitting, plan_boards[plan_boards["heldout"].astype(str) != "True"]
+                                  .reset_index(drop=True), check_dtype=False)
+    held = more[more["heldout"]]
+    assert list(held["board_index"]) == list(range(3, 10)) and np.allclose(held["weight"], 1 / 7)
+    assert len(set(more["board"])) == len(more)  # no flop twice
 
 
 @pytest.mark.parametrize("postflop_every", [2, 1])

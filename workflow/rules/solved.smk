@@ -19,11 +19,13 @@
 #                                         (the preflop average strategy) and the report with the joint exploitability
 #   snakemake --cores 2 solved_exchange_validation   (solved_rounds_validation: the same for solved_rounds)
 #   solved_exchange_arrivals  {method}/plan/...     the plan's endings with the ranges the chart brings there
+#   solved_validation_boards  validation/...        the held-out flops to solve: solved.validation_boards per
+#                                                   ending (default heldout_boards: the plan's own held-out flops)
 #   solved_exchange_heldout   {method}/heldout/...  each held-out flop solved once with those ranges (its own job)
 #   solved_exchange_validate  {method}/...-heldout.json  the table's valuation gap on the held-out flops
 
 from pokerlab.solved.settings import SolvedSettings, base_postflop
-from pokerlab.solved.validate import heldout_keys
+from pokerlab.solved.validate import heldout_keys, write_validation_boards
 
 SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else None  # errors name the key
 SOLVED_DIR = "results/solved"
@@ -143,10 +145,25 @@ rule solved_exchange_arrivals:
         "../scripts/solved_exchange_arrivals.py"
 
 
+rule solved_validation_boards:
+    input:
+        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+    output:
+        boards=f"{SOLVED_DIR}/validation/{SPOT_PATH}/boards.tsv",
+    params:
+        solved=solved_param(("boards", "seed", "heldout_boards", "validation_boards")),
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    run:
+        write_validation_boards(input.endings, SOLVED, output.boards)
+
+
 rule solved_exchange_heldout:
     input:
         endings=f"{SOLVED_DIR}/{{method}}/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        boards=f"{SOLVED_DIR}/validation/{SPOT_PATH}/boards.tsv",
     output:
         measurement=f"{SOLVED_DIR}/{{method}}/heldout/{SPOT_PATH}/e{{rank}}/b{{board}}.parquet",
     params:
@@ -169,7 +186,7 @@ rule solved_exchange_heldout:
 def solved_heldout_measurements(wildcards):
     return [f"{SOLVED_DIR}/{{method}}/heldout/{SPOT_PATH}/{key.split('/', 3)[3]}.parquet".format(**wildcards)
             for key in heldout_keys(spot_name(wildcards.format, wildcards.seats, wildcards.depth), SOLVED.max_endings,
-                                    SOLVED.boards, SOLVED.heldout_boards)]
+                                    SOLVED.boards, SOLVED.validation_boards)]
 
 
 rule solved_exchange_validate:
@@ -179,7 +196,7 @@ rule solved_exchange_validate:
         constants=postflop_constants_input(),
         corrections=f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.tsv",
         arrivals=f"{SOLVED_DIR}/{{method}}/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        boards=f"{SOLVED_DIR}/validation/{SPOT_PATH}/boards.tsv",
         measurements=solved_heldout_measurements,
     output:
         report=f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}-heldout.json",

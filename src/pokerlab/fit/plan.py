@@ -56,6 +56,15 @@ def planned_endings(found: SpotEndings, max_endings: int, min_reach: float = 0.0
     return [e for e in found.endings[:max_endings] if e.reach >= min_reach]
 
 
+def flop_rows(spot: str, rank: int, seed: int, boards: int, heldout: int) -> list[dict]:
+    """The boards table's rows of ending ``rank`` of ``spot``: its ``boards`` fitting and ``heldout``
+    held-out flops (:func:`~pokerlab.fit.boards.sample_flops`; the fitting rows do not depend on
+    ``heldout``)."""
+    return [{"spot": spot, "rank": rank, "board_index": b.index, "board": b.text, "stratum": b.stratum,
+             "weight": b.weight, "heldout": b.heldout}
+            for b in sample_flops(seed, _stream(spot, rank), boards, heldout)]
+
+
 def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, settings: FitSettings,
                spots_tsv: str | os.PathLike, endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
                min_reach: float = 0.0) -> None:
@@ -77,14 +86,12 @@ def write_plan(result_paths: dict[str, str | os.PathLike], sizing: Sizing, setti
                 "behind_bb": e.behind_bb, "spr": e.spr, "oop": e.oop, "ip": e.ip, "aggressor": e.aggressor,
                 "aggressor_in_position": "" if e.aggressor_in_position is None else str(e.aggressor_in_position).lower(),
                 "oop_reach": reach_text(e.oop_reach), "ip_reach": reach_text(e.ip_reach)})
-            for b in sample_flops(settings.seed, _stream(name, rank), settings.boards, settings.heldout_boards):
-                board_rows.append({"spot": name, "rank": rank, "board_index": b.index, "board": b.text,
-                                   "stratum": b.stratum, "weight": b.weight, "heldout": b.heldout})
+            board_rows += flop_rows(name, rank, settings.seed, settings.boards, settings.heldout_boards)
     for path, rows in ((spots_tsv, spot_rows), (endings_tsv, ending_rows), (boards_tsv, board_rows)):
-        _write_tsv(pd.DataFrame(rows), path)
+        write_tsv(pd.DataFrame(rows), path)
 
 
-def _write_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
+def write_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, sep="\t", index=False, lineterminator="\n")
 

@@ -24,7 +24,8 @@ MAX_BOARDS = 200  # flops per ending (fitting + held-out): far more than a measu
 MAX_OUTER_ITERATIONS = 20
 MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
                   "compression", "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
-"""The keys that decide a spot's measured table (``spots`` and ``tolerance`` do not)."""
+"""The keys that decide a spot's measured table (``spots``, ``tolerance``, ``max_memory_mb`` and
+``validation_boards``, which only sizes the held-out check, do not)."""
 
 
 def pot_type(node: str) -> str:
@@ -53,6 +54,7 @@ class SolvedSettings:
     min_reach: float  # ... each reached by at least this share of deals
     boards: int  # fitting flops per ending
     heldout_boards: int  # held-out flops per ending (valuation gap only)
+    validation_boards: int  # held-out flops per ending the validation solves (default heldout_boards; no table changes)
     seed: int
     bet_trees: dict[str, BetTree]  # by pot type
     accuracy_pct_pot: float  # target exploitability of each postflop solve, % of the pot
@@ -98,6 +100,8 @@ class SolvedSettings:
         if not isinstance(compression, bool):
             raise ValueError(f"solved.compression: {compression!r} must be true or false")
         heldout = _number(section, "heldout_boards", 0, MAX_BOARDS - boards, integer=True)
+        validation = (heldout if section.get("validation_boards") is None
+                      else _number(section, "validation_boards", 1, MAX_BOARDS - boards, integer=True))
         every = _number(exchange, "every", 1, 1000, integer=True, where="solved.exchange")
         postflop = (_number(exchange, "postflop_every", 1, every, integer=True, where="solved.exchange")
                     if "postflop_every" in exchange else every)
@@ -105,7 +109,7 @@ class SolvedSettings:
             spots=parsed,
             max_endings=_number(endings, "max_per_spot", 1, 50, integer=True, where="solved.endings"),
             min_reach=float(_number(endings, "min_reach", 0.0, 1.0, where="solved.endings")),
-            boards=boards, heldout_boards=heldout,
+            boards=boards, heldout_boards=heldout, validation_boards=validation,
             seed=_number(section, "seed", 0, 2**63 - 1, integer=True),
             bet_trees={t: parse_bet_tree(trees[t], f"solved.bet_trees.{t}") for t in POT_TYPES},
             accuracy_pct_pot=float(_number(section, "accuracy_pct_pot", 1e-4, 100.0)),

@@ -1,7 +1,8 @@
 """Held-out validation of an exchanging solve: does its table value flops it never saw?
 
 The exchange (:mod:`pokerlab.solved.joint`) measures its corrections on each ending's fitting flops.
-Its plan also holds ``heldout_boards`` flops per ending that no exchange touches. After the run:
+Its plan also holds ``heldout_boards`` flops per ending that no exchange touches; the check solves
+``validation_boards`` of them (:func:`write_validation_boards`; by default as many). After the run:
 
 1. :func:`write_arrivals`: the plan's endings (same ranks, so the same held-out flops) with the ranges
    that arrive there under the exchange's chart (its preflop average strategy) instead of the
@@ -32,7 +33,7 @@ import pandas as pd
 
 from pokerlab.cards import CLASS_PRIOR
 from pokerlab.fit.endings import spot_endings
-from pokerlab.fit.plan import reach_text
+from pokerlab.fit.plan import flop_rows, reach_text, write_tsv
 from pokerlab.io import atomic_path, write_json_atomic
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.payoffs import chip_ev_payoffs
@@ -42,6 +43,7 @@ from pokerlab.preflop.spot import Sizing, Spot
 from pokerlab.preflop.tree import build_tree
 from pokerlab.solved import values as V
 from pokerlab.solved.loop import FIGURE_DECIMALS, ending_roles, measurements_by_rank, parse_reach, read_plan_endings
+from pokerlab.solved.settings import SolvedSettings
 
 
 def write_arrivals(chart_path: str | os.PathLike, sizing: Sizing, plan_endings_tsv: str | os.PathLike,
@@ -60,6 +62,20 @@ def write_arrivals(chart_path: str | os.PathLike, sizing: Sizing, plan_endings_t
     with atomic_path(out_tsv) as tmp:
         rows.to_csv(tmp, sep="\t", index=False, lineterminator="\n")
     return rows
+
+
+def write_validation_boards(plan_endings_tsv: str | os.PathLike, settings: SolvedSettings,
+                            out_tsv: str | os.PathLike) -> pd.DataFrame:
+    """The boards table the validation solves: for each planned ending its ``settings.boards`` fitting flops
+    (the plan's own) and ``settings.validation_boards`` held-out ones, drawn as the plan draws its
+    ``heldout_boards`` (the same flops when the two counts are equal). A larger count gives the check
+    more flops without changing the plan, the exchange or the table."""
+    plan = read_plan_endings(plan_endings_tsv)
+    rows = [row for spot, rank in zip(plan["spot"], plan["rank"])
+            for row in flop_rows(spot, int(rank), settings.seed, settings.boards, settings.validation_boards)]
+    frame = pd.DataFrame(rows, columns=["spot", "rank", "board_index", "board", "stratum", "weight", "heldout"])
+    write_tsv(frame, out_tsv)
+    return frame
 
 
 def heldout_keys(spot_name: str, endings: int, boards: int, heldout: int) -> list[str]:
