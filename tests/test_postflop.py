@@ -194,6 +194,22 @@ def test_the_root_run_out_matrix_is_built_for_root_all_ins_or_at_the_read_out():
         a.nbytes for a in lazy.state().values() if a.size > 1)
 
 
+def test_the_check_schedule_grows_its_gaps_and_stops_at_the_first_check_under_the_target():
+    """solve(): checks at least check_every apart, each gap at most the iterations already run, and a
+    stop at the first check at or under the target, whose figure it returns; exploitability checks
+    leave the training untouched, so a solve that stops at n iterations equals a plain run of n."""
+    spot = reference_spot("QsJh2h8d", 1.0)
+    checks = []
+    solver = PostflopSolver(spot)
+    pct = solver.solve(0.05, 1000, 10, progress=lambda n, x: checks.append((n, x)))
+    counts = [n for n, _ in checks]
+    assert counts[0] == 10 and all(b - a >= 10 and b - a <= max(10, a) for a, b in zip(counts, counts[1:]))
+    assert pct == checks[-1][1] <= 0.05 and all(x > 0.05 for _, x in checks[:-1])
+    plain = PostflopSolver(spot)
+    plain.run(counts[-1])
+    assert 100.0 * plain.exploitability() / spot.pot == pct
+
+
 @pytest.mark.slow
 def test_flop_solve_converges_and_conserves_chips():
     solver = PostflopSolver(reference_spot("QsJh2h", 1.0))
