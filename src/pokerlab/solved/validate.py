@@ -73,7 +73,7 @@ def write_validation_boards(plan_endings_tsv: str | os.PathLike, settings: Solve
     plan = read_plan_endings(plan_endings_tsv)
     rows = [row for spot, rank in zip(plan["spot"], plan["rank"])
             for row in flop_rows(spot, int(rank), settings.seed, settings.boards, settings.validation_boards)]
-    frame = pd.DataFrame(rows, columns=["spot", "rank", "board_index", "board", "stratum", "weight", "heldout"])
+    frame = pd.DataFrame(rows)
     write_tsv(frame, out_tsv)
     return frame
 
