@@ -310,6 +310,65 @@ def test_flop_spread_is_the_sample_deviation_of_per_flop_class_values():
     assert V.effective_flops(np.array([1.0, 3.0])) == pytest.approx(16 / 10)
 
 
+def _flops_of_a_linear_truth(model, q_oop, q_ip, contrib, pot, win, tie, theta, beta, rng, flops=5):
+    """Measurements (one combo per class) whose gap to ``model`` on each flop is a hand-shape term
+    ``class_features() @ theta[role]`` plus ``beta[role]`` times the flop's checked-down share above the
+    equity table's, that share drawn at random."""
+    import pandas as pd
+
+    features = V.class_features()
+    combo = np.array([cards.CLASS_COMBOS[x][0] for x in range(cards.N_CLASSES)])
+    out = []
+    for f in range(flops):
+        parts = []
+        for r, q_opponent in enumerate((q_ip, q_oop)):
+            share = V.model_equity_bb(pot, q_opponent, win, tie) + rng.normal(0.0, 1.0, cards.N_CLASSES)
+            ev = contrib[r] + model[r] + features @ theta[r] + beta[r] * (share - V.model_equity_bb(pot, q_opponent,
+                                                                                                     win, tie))
+            parts.append(pd.DataFrame({"player": r, "combo": combo, "class": np.arange(cards.N_CLASSES),
+                                       "mass": rng.uniform(0.5, 1.5, cards.N_CLASSES), "ev": ev, "equity_bb": share}))
+        out.append((pd.concat(parts, ignore_index=True), {"board_weight": [0.1, 0.3, 0.2, 0.25, 0.15][f]}))
+    return out
+
+
+def test_the_pooled_estimator_recovers_a_hand_shape_correction_under_flop_noise():
+    """Where each flop's gap is a hand-shape correction plus a multiple of the flop's equity luck, the
+    control variate removes the luck exactly and the fit returns the correction for every class;
+    each class's own mean does not (it keeps the flops' luck)."""
+    _, _, _, win, tie, q_oop, q_ip, model, rng = _modelled_ending("RC", seed=8)
+    contrib, pot = (2.5, 2.5), 5.0
+    theta = (np.array([0.2, 1.0, 0.4, -0.3, 0.5, -0.6, 0.3]), np.array([-0.1, 0.7, 0.2, 0.4, -0.2, -0.5, 0.1]))
+    flops = _flops_of_a_linear_truth(model, q_oop, q_ip, contrib, pot, win, tie, theta, (1.8, 2.4), rng)
+    pooled = V.pooled_class_values(flops, contrib, model, q_oop, q_ip, pot, win, tie)
+    features = V.class_features()
+    np.testing.assert_allclose(pooled.oop, model[0] + features @ theta[0], atol=1e-9)
+    np.testing.assert_allclose(pooled.ip, model[1] + features @ theta[1], atol=1e-9)
+    own = V.solved_class_values(flops, contrib)
+    assert np.max(np.abs(own.oop - pooled.oop)) > 0.5
+    # the estimator switch: per_class is the solved values themselves
+    same = V.estimated_class_values("per_class", flops, contrib, model, q_oop, q_ip, pot, win, tie)
+    np.testing.assert_array_equal(same.oop, own.oop)
+
+
+def test_class_features_describe_the_hand_shapes():
+    features = V.class_features()
+    row = {name: features[cards.parse_class(name)] for name in ("AA", "AKs", "T9o", "72o", "J8s")}
+    # constant, pair, suited, high, low, gap (0..1), connected
+    np.testing.assert_allclose(row["AA"], [1, 1, 0, 1, 1, 0, 0])
+    np.testing.assert_allclose(row["AKs"], [1, 0, 1, 1, 11 / 12, 0, 1])
+    np.testing.assert_allclose(row["T9o"], [1, 0, 0, 8 / 12, 7 / 12, 0, 1])
+    np.testing.assert_allclose(row["72o"], [1, 0, 0, 5 / 12, 0, 1, 0])
+    np.testing.assert_allclose(row["J8s"], [1, 0, 1, 9 / 12, 6 / 12, 0.5, 0])
+
+
+def test_a_measurement_without_the_checked_down_shares_is_refused_by_name():
+    import pandas as pd
+
+    frame = pd.DataFrame({"player": [0], "combo": [cards.CLASS_COMBOS[0][0]], "class": [0], "mass": [1.0], "ev": [1.0]})
+    with pytest.raises(ValueError, match="cash/2max/100bb/e0/b3: no 'equity_bb' column"):
+        V.solved_class_values([(frame, {"board_weight": 1.0, "key": "cash/2max/100bb/e0/b3"})], (0.0, 0.0), "equity_bb")
+
+
 def test_strategy_change_is_the_arriving_hands_total_variation_in_points():
     def result(strategy):
         return {"nodes": [{"id": "", "actions": ["F", "R"], "reach": 1.0, "arrive_with": [0.25, 0.75],
@@ -458,6 +517,7 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     ({"exchange": {"every": 10, "iterations": 100, "postflop_every": 20}}, "solved.exchange.postflop_every: 20"),
     ({"validation_boards": 0}, "solved.validation_boards: 0 must be an integer in"),
     ({"validation_boards": "8"}, "solved.validation_boards: '8' must be an integer in"),
+    ({"estimator": "shrunk"}, "solved.estimator: 'shrunk' must be one of"),
 ])
 def test_solved_settings_name_the_bad_key(change, message):
     from pokerlab.solved.settings import SolvedSettings
@@ -483,6 +543,12 @@ def test_pot_types_and_the_measuring_digest():
     more = SolvedSettings.from_config({**_solved_section(), "validation_boards": 8})
     assert more.validation_boards == 8 and more.sha256() == base.sha256()
     assert base.validation_boards == base.heldout_boards == _solved_section()["heldout_boards"]
+    # the estimator decides the table; per_class, the original, keeps the digest tables had before the key
+    without = {k: v for k, v in _solved_section().items() if k != "estimator"}
+    assert SolvedSettings.from_config({**without, "estimator": "per_class"}).sha256() == \
+        SolvedSettings.from_config(without).sha256()
+    assert SolvedSettings.from_config({**without, "estimator": "pooled"}).sha256() != \
+        SolvedSettings.from_config(without).sha256()
 
 
 

@@ -97,6 +97,25 @@ def test_an_exchange_pays_every_class_its_measured_value(setting, equity_table):
     assert solve.history[-1]["iteration"] == 2
 
 
+@pytest.mark.parametrize("estimator", ["per_class", "pooled"])
+def test_an_ending_the_current_strategies_do_not_reach_keeps_its_corrections(setting, equity_table, estimator):
+    solve = _solve(setting, equity_table, estimator=estimator)
+    solve.exchange(2)
+    (e,) = solve.endings
+    before = [d.copy() for d in solve.corrections[e.node]]
+    reach = solve.preflop.reach_under(solve.preflop.sigma)
+    reach[e.seats[0], solve.tree.index[e.node]] = 0.0  # the first seat brings no hand there
+    pooled = estimator == "pooled"
+    measured = {e.node: [(measurement(f.solver, Mode.CURRENT, pooled), {"board_weight": f.weight}) for f in e.flops]}
+    row = solve.take_measurements(reach, measured, 0.0, 0.0)
+    assert all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
+    assert row["correction_change_bb"] == 0.0 and row["iteration"] == 2
+    # ... and one they reach is re-measured by either estimator (here on the average strategy's values)
+    measured = {e.node: [(measurement(f.solver, Mode.EVALUATE, pooled), {"board_weight": f.weight}) for f in e.flops]}
+    solve.take_measurements(solve.preflop.reach_under(solve.preflop.sigma), measured, 0.0, 0.0)
+    assert not all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
+
+
 @pytest.mark.parametrize("compression", [True, False])
 def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, compression):
     straight = _solve(setting, equity_table, compression=compression)

@@ -386,14 +386,20 @@ class PostflopSolver:
         ``ev`` (share of the pot, chips), ``equity``, ``exp_pot`` (final pot), ``p_showdown``."""
         compat = self._compat[player]
         safe = np.where(compat > 0, compat, 1.0)
-        equity = root_equity(self._plain_game, self.weights, player, self._root_runout_matrix(player))
         return {
             "ev": self.hand_ev(player),
-            "equity": equity / safe,
+            "equity": self.equity(player),
             "exp_pot": self.root_values(player, Mode.EVALUATE, Quantity.FINAL_POT) / safe,
             "p_showdown": self.root_values(player, Mode.EVALUATE, Quantity.SHOWDOWN_PROB) / safe,
             "compat": compat,
         }
+
+    def equity(self, player: int) -> np.ndarray:
+        """Per hand of ``player`` (in ``self.hands[player]`` order): its checked-down equity (share of the
+        pot, 0..1, ties split) against the opponent's range, per unit of compatible opponent weight."""
+        compat = self._compat[player]
+        equity = root_equity(self._plain_game, self.weights, player, self._root_runout_matrix(player))
+        return equity / np.where(compat > 0, compat, 1.0)
 
     def _root_runout_matrix(self, player: int) -> np.ndarray:
         """``player``'s run-out matrix of the root board (see :func:`.runouts.root_runouts`); a

@@ -107,16 +107,20 @@ class Ending:
     heldout: list[FlopSolve] = dataclasses.field(default_factory=list)
 
 
-def measurement(solver: PostflopSolver, mode: Mode) -> pd.DataFrame:
+def measurement(solver: PostflopSolver, mode: Mode, equity: bool = False) -> pd.DataFrame:
     """Per-combo values (:data:`pokerlab.solved.loop.COLUMNS`) of a postflop solve under ``mode``:
-    Mode.CURRENT is what the next CFR update sees and what the exchange prices the preflop endings by."""
+    Mode.CURRENT is what the next CFR update sees and what the exchange prices the preflop endings by.
+    ``equity``: with ``equity_bb``, the checked-down share of the pot, which depends on the ranges only
+    (only the pooled estimator reads it; the first read-out builds the root run-out matrix, a few
+    CPU-seconds a flop)."""
     rows = []
     for p in (0, 1):
         hands = solver.hands[p]
         rows.append(pd.DataFrame({"player": np.full(hands.size, p, np.int8), "combo": hands.astype(np.int16),
                                   "class": COMBO_CLASS[hands].astype(np.int16), "mass": solver.weights[p],
-                                  "ev": solver.hand_ev(p, mode)}))
-    return pd.concat(rows, ignore_index=True)[list(COLUMNS)]
+                                  "ev": solver.hand_ev(p, mode),
+                                  **({"equity_bb": solver.spot.pot * solver.equity(p)} if equity else {})}))
+    return pd.concat(rows, ignore_index=True)[[c for c in COLUMNS if equity or c != "equity_bb"]]
 
 
 def sigma_change(tree: Tree, new: np.ndarray, old: np.ndarray, reach: np.ndarray) -> dict[str, float]:
@@ -241,7 +245,8 @@ class JointSolve:
             measured[e.node] = []
             for f in e.flops:
                 f.solver.run(self.settings.postflop_iterations(iterations))
-                measured[e.node].append((measurement(f.solver, Mode.CURRENT), {"board_weight": f.weight}))
+                measured[e.node].append((measurement(f.solver, Mode.CURRENT, self.settings.estimator == "pooled"),
+                                         {"board_weight": f.weight}))
         return self.take_measurements(reach, measured, time.perf_counter() - start, sum(os.times()[:2]) - cpu)
 
     def _restart_sums(self) -> None:
@@ -258,15 +263,20 @@ class JointSolve:
                           cpu_seconds: float) -> dict[str, Any]:
         """Step 3: the corrections measured on the postflop current strategies (``measured``) against
         the ranges of ``reach`` (what :meth:`preflop_step` returned), the preflop game rebuilt on them;
-        appends and returns the exchange's history row."""
+        appends and returns the exchange's history row. An ending the current strategies do not reach
+        (a seat brings no hand: CFR+'s current strategies can be pure) keeps its corrections."""
         change, gaps = 0.0, []
         for e in self.endings:
             q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
+            if not (q_oop.sum() > 0 and q_ip.sum() > 0):
+                continue
             solved = V.solved_class_values(measured[e.node], e.contrib)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
             gaps.append(V.valuation_gap(used, solved, q_oop, q_ip))
-            d_oop, d_ip, _ = V.corrections(solved, model, q_oop, q_ip)
+            fitted = V.estimated_class_values(self.settings.estimator, measured[e.node], e.contrib, model, q_oop, q_ip,
+                                              e.flops[0].spot.pot, self.win, self.tie)
+            d_oop, d_ip, _ = V.corrections(fitted, model, q_oop, q_ip)
             old = self.corrections[e.node]
             change = max(change, float(np.max(np.abs(np.r_[d_oop - old[0], d_ip - old[1]]))))
             self.corrections[e.node] = (d_oop, d_ip)

@@ -41,7 +41,11 @@ from pokerlab.preflop.tree import Tree, build_tree, postflop_order
 from pokerlab.solved import values as V
 from pokerlab.solved.settings import SolvedSettings, pot_type
 
-COLUMNS = ("player", "combo", "class", "mass", "ev")
+COLUMNS = ("player", "combo", "class", "mass", "ev", "equity_bb")
+"""A postflop measurement's per-combo table: the ``player`` (0 oop, 1 ip), ``combo`` and its ``class``, its
+``mass`` (range weight times the opponent weight it does not block), ``ev`` (its share of the pot under the
+solve, bb) and ``equity_bb`` (its checked-down share of the pot against the opponent's range, bb: the
+control :func:`pokerlab.solved.values.pooled_class_values` takes)."""
 FIGURE_DECIMALS = 6
 MIN_NODE_REACH = 1e-3  # nodes reached less often than this are left out of the largest strategy change
 
@@ -61,7 +65,7 @@ def ending_ranges(oop_reach: np.ndarray, ip_reach: np.ndarray, floor: float) -> 
 def empty_values() -> pd.DataFrame:
     """The per-combo values table (:data:`COLUMNS`) of an ending the spot does not have."""
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(COLUMNS, ("int8", "int16", "int16", "float64",
-                                                                         "float64"))})
+                                                                         "float64", "float64"))})
 
 
 def solve_ending_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLike, key: str,
@@ -90,7 +94,8 @@ def solve_ending_job(endings_tsv: str | os.PathLike, boards_tsv: str | os.PathLi
         player = result.players[name]
         for cid, values in player.combos.items():
             combo = parse_combo(cid)
-            rows.append((p, combo, int(COMBO_CLASS[combo]), player.weights[cid], values["ev"]))
+            rows.append((p, combo, int(COMBO_CLASS[combo]), player.weights[cid], values["ev"],
+                         e.pot_bb * values["equity"]))
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS)).astype({"player": "int8", "combo": "int16",
                                                                             "class": "int16"})
     frame = frame.sort_values(["player", "combo"], kind="stable").reset_index(drop=True)
@@ -170,10 +175,13 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
         seats, contrib = ending_roles(tree, e.node)
         q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
         measured = by_rank.get(int(e.rank), [])
-        fitting = V.solved_class_values([m for m in measured if not m[1]["heldout"]], contrib)
+        fitting_flops = [m for m in measured if not m[1]["heldout"]]
+        fitting = V.solved_class_values(fitting_flops, contrib)
         heldout = [m for m in measured if m[1]["heldout"]]
         model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie)
-        d_oop, d_ip, residual = V.corrections(fitting, model, q_oop, q_ip)
+        fitted = V.estimated_class_values(settings.estimator, fitting_flops, contrib, model, q_oop, q_ip,
+                                          float(e.pot_bb), win, tie)
+        d_oop, d_ip, residual = V.corrections(fitted, model, q_oop, q_ip)
         old = table.get(e.node, (np.zeros_like(d_oop), np.zeros_like(d_ip)))
         table[e.node] = (old[0] + settings.damping * (d_oop - old[0]), old[1] + settings.damping * (d_ip - old[1]))
         gap, model_gap = V.valuation_gaps(model, old, fitting, q_oop, q_ip)  # of what table k paid here

@@ -176,7 +176,7 @@ def flop_round(solve: JointSolve, key: str, previous_state: str | os.PathLike | 
                          f"starts at {before}")
     solver.set_ranges(flop_ranges(flop.spot, own["current"], settings.floor_weight))
     solver.run(settings.postflop_iterations(meta["iterations"]))
-    frames = [measurement(solver, Mode.CURRENT).assign(mode="current")]
+    frames = [measurement(solver, Mode.CURRENT, settings.estimator == "pooled").assign(mode="current")]
     if meta["measured"]:
         solver.set_ranges(flop_ranges(flop.spot, own["average"], settings.floor_weight))
         frames += [measurement(solver, MODES[m]).assign(mode=m) for m in ("evaluate", "best_response")]

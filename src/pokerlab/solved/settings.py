@@ -25,7 +25,11 @@ MAX_OUTER_ITERATIONS = 20
 MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "accuracy_pct_pot", "max_iterations",
                   "compression", "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
 """The keys that decide a spot's measured table (``spots``, ``tolerance``, ``max_memory_mb`` and
-``validation_boards``, which only sizes the held-out check, do not)."""
+``validation_boards``, which only sizes the held-out check, do not). ``estimator`` decides it too, and
+counts only when it is not ``per_class``, so tables measured before the key existed keep their digest."""
+ESTIMATORS = ("per_class", "pooled")
+"""How an ending's corrections are read from its flops: each class's own mean, or the control-variate
+fit across classes (:func:`pokerlab.solved.values.pooled_class_values`)."""
 
 
 def pot_type(node: str) -> str:
@@ -69,6 +73,7 @@ class SolvedSettings:
     exchange_every: int  # the exchanging solve: preflop iterations between exchanges ...
     exchange_iterations: int  # ... and in all
     exchange_postflop: int  # postflop iterations of each flop per exchange (at most exchange_every)
+    estimator: str = "per_class"  # one of ESTIMATORS
     raw: dict = field(repr=False, default_factory=dict)
 
     @classmethod
@@ -105,6 +110,9 @@ class SolvedSettings:
         every = _number(exchange, "every", 1, 1000, integer=True, where="solved.exchange")
         postflop = (_number(exchange, "postflop_every", 1, every, integer=True, where="solved.exchange")
                     if "postflop_every" in exchange else every)
+        estimator = section.get("estimator", "per_class")
+        if estimator not in ESTIMATORS:
+            raise ValueError(f"solved.estimator: {estimator!r} must be one of {list(ESTIMATORS)}")
         return cls(
             spots=parsed,
             max_endings=_number(endings, "max_per_spot", 1, 50, integer=True, where="solved.endings"),
@@ -124,6 +132,7 @@ class SolvedSettings:
             exchange_every=every,
             exchange_iterations=_number(exchange, "iterations", 1, 1_000_000, integer=True, where="solved.exchange"),
             exchange_postflop=postflop,
+            estimator=estimator,
             raw=section,
         )
 
@@ -157,6 +166,8 @@ class SolvedSettings:
 def settings_sha256(section: dict) -> str:
     """SHA-256 of a ``solved`` config section's measuring keys (:data:`MEASURING_KEYS`)."""
     what = {k: section.get(k) for k in MEASURING_KEYS}
+    if section.get("estimator", "per_class") != "per_class":
+        what["estimator"] = section["estimator"]
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pokerlab.cards import N_CLASSES
+from pokerlab.cards import CLASS_COL, CLASS_ROW, N_CLASSES
 from pokerlab.preflop.payoffs import EndingPayoffs
 
 ROLES = ("oop", "ip")
@@ -52,10 +52,12 @@ class ClassValues:
         return self.oop if name == "oop" else self.ip
 
 
-def solved_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float]) -> ClassValues:
+def solved_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float],
+                        column: str = "ev") -> ClassValues:
     """Solved class values of one ending from its flops' measurements (``(frame, record)`` pairs:
     per (player, combo) ``class``, ``mass`` and ``ev``; the record's ``board_weight``);
-    ``contrib``: (oop, ip) preflop contributions, bb (see the module docstring)."""
+    ``contrib``: (oop, ip) preflop contributions, bb (see the module docstring). ``column``: the
+    per-combo figure averaged (``equity_bb``: the checked-down shares, with zero contributions)."""
     num = np.zeros((2, N_CLASSES))
     den = np.zeros((2, N_CLASSES))
     for frame, record in measurements:
@@ -65,7 +67,10 @@ def solved_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: 
         player = frame["player"].to_numpy()
         cls = frame["class"].to_numpy()
         mass = frame["mass"].to_numpy(dtype=np.float64) * w
-        ev = frame["ev"].to_numpy(dtype=np.float64)
+        if column not in frame.columns:
+            raise ValueError(f"measurement of {record.get('key', 'a flop')}: no {column!r} column (written before it "
+                             "was measured; solve the flop again)")
+        ev = frame[column].to_numpy(dtype=np.float64)
         for p in (0, 1):
             sel = player == p
             num[p] += np.bincount(cls[sel], weights=mass[sel] * ev[sel], minlength=N_CLASSES)
@@ -173,3 +178,85 @@ def flop_spread(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[fl
             spread = np.sqrt(squares / (v1 - v2 / v1))
         out.append(np.where(present.sum(axis=0) >= 2, spread, np.nan))
     return out[0], out[1]
+
+
+def class_features() -> np.ndarray:
+    """(169, 7) the hand-shape features the pooled estimator fits corrections on, per class: a
+    constant, pair, suited, high and low rank (0 for deuce .. 1 for ace), the gap between the ranks
+    (0 connected .. 1 four or more; 0 for pairs) and connected non-pair."""
+    high = 12 - np.minimum(CLASS_ROW, CLASS_COL)
+    low = 12 - np.maximum(CLASS_ROW, CLASS_COL)
+    pair = CLASS_ROW == CLASS_COL
+    gap = np.where(pair, 0, np.minimum(high - low - 1, 4))
+    return np.column_stack([np.ones(N_CLASSES), pair, CLASS_ROW < CLASS_COL, high / 12, low / 12, gap / 4,
+                            ~pair & (gap == 0)]).astype(np.float64)
+
+
+def model_equity_bb(pot_bb: float, q_opponent: np.ndarray, win: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """Per class, the all-in share of a ``pot_bb`` pot (bb) against the class distribution
+    ``q_opponent`` by the preflop equity table: the mean over flops of the checked-down share."""
+    dist = q_opponent / q_opponent.sum()
+    return pot_bb * (win @ dist + 0.5 * (tie @ dist))
+
+
+def _weighted_slope(y: np.ndarray, x: np.ndarray, w: np.ndarray) -> float:
+    """Least-squares slope of ``y`` on ``x`` (both already centred) with weights ``w``; 0 without spread."""
+    denominator = float(w @ (x * x))
+    return float(w @ (x * y)) / denominator if denominator > 0 else 0.0
+
+
+def pooled_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float],
+                        model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray, q_ip: np.ndarray,
+                        pot_bb: float, win: np.ndarray, tie: np.ndarray) -> ClassValues:
+    """The solved class values as the pooled estimator reads them from the flops of ``measurements``
+    (which need ``equity_bb``): the model's values plus a correction fitted across classes.
+
+    Per role, with ``g_f(x)`` the gap between class ``x``'s solved value on flop ``f`` and its model
+    value, and ``c_f(x)`` the gap between its checked-down share there and its all-in share by the
+    equity table (:func:`model_equity_bb`, their mean over all flops):
+
+    1. **control variate**: ``y(x) = mean_f g_f(x) - beta * mean_f c_f(x)``, with ``beta`` the slope of
+       ``g`` on ``c`` pooled over classes and flops (weighted by the role's class distribution and the
+       flop weights). A flop that hands a class equity also hands it value, so ``y`` keeps the mean
+       and loses most of the flop-to-flop noise;
+    2. **pooling**: ``y`` is fitted by weighted least squares (weights: the role's class distribution)
+       on :func:`class_features`, and every class gets the fit's value.
+
+    Six flops measure a class's own correction with an error larger than the correction; the fit
+    trades a per-class bias for far less noise (held-out check: ``docs/pipeline/solved.md``)."""
+    per_flop = [(solved_class_values([m], contrib), solved_class_values([m], (0.0, 0.0), "equity_bb"))
+                for m in measurements]
+    weights = np.array([float(record["board_weight"]) for _, record in measurements])
+    features = class_features()
+    out = []
+    for r, (q_own, q_opponent) in enumerate(((q_oop, q_ip), (q_ip, q_oop))):
+        role = ROLES[r]
+        g = np.array([v.role(role) for v, _ in per_flop]) - model[r]  # (flops, classes)
+        c = np.array([e.role(role) for _, e in per_flop]) - model_equity_bb(pot_bb, q_opponent, win, tie)
+        present = np.isfinite(g) & np.isfinite(c) & (q_own > 0)
+        w = np.where(present, weights[:, None] * q_own, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            class_weight = w.sum(axis=0)
+            g_mean = np.where(present, w * g, 0.0).sum(axis=0) / class_weight
+            c_mean = np.where(present, w * c, 0.0).sum(axis=0) / class_weight
+        dg = np.where(present, g - g_mean, 0.0)
+        dc = np.where(present, c - c_mean, 0.0)
+        beta = _weighted_slope(dg.ravel(), dc.ravel(), w.ravel())
+        fitted = class_weight > 0
+        y = (g_mean - beta * c_mean)[fitted]
+        root = np.sqrt(q_own[fitted] / q_own[fitted].sum())
+        theta = np.linalg.lstsq(features[fitted] * root[:, None], y * root, rcond=None)[0]
+        out.append(model[r] + features @ theta)
+    mass = solved_class_values(measurements, contrib)
+    return ClassValues(out[0], out[1], mass.mass_oop, mass.mass_ip)
+
+
+def estimated_class_values(estimator: str, measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float],
+                           model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray, q_ip: np.ndarray, pot_bb: float,
+                           win: np.ndarray, tie: np.ndarray) -> ClassValues:
+    """The class values an ending's corrections are fitted to, by ``estimator``
+    (:data:`pokerlab.solved.settings.ESTIMATORS`): ``per_class`` the solved values themselves
+    (:func:`solved_class_values`), ``pooled`` :func:`pooled_class_values`."""
+    if estimator == "pooled":
+        return pooled_class_values(measurements, contrib, model, q_oop, q_ip, pot_bb, win, tie)
+    return solved_class_values(measurements, contrib)
