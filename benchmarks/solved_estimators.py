@@ -100,8 +100,8 @@ def main() -> None:
                     if name == "model":
                         paid = e.model
                     else:
-                        fitted = V.estimated_class_values(name, fit, e.contrib, e.model, e.q_oop, e.q_ip, pot,
-                                                          table.win, table.tie)
+                        fitted = V.estimated_class_values(name, V.solved_class_values(fit, e.contrib), fit, e.contrib,
+                                                          e.model, e.q_oop, e.q_ip, pot, table.win, table.tie)
                         d = V.corrections(fitted, e.model, e.q_oop, e.q_ip)[:2]
                         paid = V.corrected_values(e.model, d, e.q_oop, e.q_ip)
                     figures[name].append((V.valuation_gap(paid, test, e.q_oop, e.q_ip),

@@ -345,9 +345,11 @@ def test_the_pooled_estimator_recovers_a_hand_shape_correction_under_flop_noise(
     np.testing.assert_allclose(pooled.ip, model[1] + features @ theta[1], atol=1e-9)
     own = V.solved_class_values(flops, contrib)
     assert np.max(np.abs(own.oop - pooled.oop)) > 0.5
-    # the estimator switch: per_class is the solved values themselves
-    same = V.estimated_class_values("per_class", flops, contrib, model, q_oop, q_ip, pot, win, tie)
-    np.testing.assert_array_equal(same.oop, own.oop)
+    np.testing.assert_allclose(pooled.mass_oop, own.mass_oop, rtol=1e-12)
+    # the estimator switch: per_class is the solved values themselves, pooled the fit
+    assert V.estimated_class_values("per_class", own, flops, contrib, model, q_oop, q_ip, pot, win, tie) is own
+    switched = V.estimated_class_values("pooled", own, flops, contrib, model, q_oop, q_ip, pot, win, tie)
+    np.testing.assert_array_equal(switched.ip, pooled.ip)
 
 
 def test_class_features_describe_the_hand_shapes():

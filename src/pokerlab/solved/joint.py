@@ -274,8 +274,8 @@ class JointSolve:
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
             gaps.append(V.valuation_gap(used, solved, q_oop, q_ip))
-            fitted = V.estimated_class_values(self.settings.estimator, measured[e.node], e.contrib, model, q_oop, q_ip,
-                                              e.flops[0].spot.pot, self.win, self.tie)
+            fitted = V.estimated_class_values(self.settings.estimator, solved, measured[e.node], e.contrib, model, q_oop,
+                                              q_ip, e.flops[0].spot.pot, self.win, self.tie)
             d_oop, d_ip, _ = V.corrections(fitted, model, q_oop, q_ip)
             old = self.corrections[e.node]
             change = max(change, float(np.max(np.abs(np.r_[d_oop - old[0], d_ip - old[1]]))))

@@ -179,7 +179,7 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
         fitting = V.solved_class_values(fitting_flops, contrib)
         heldout = [m for m in measured if m[1]["heldout"]]
         model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie)
-        fitted = V.estimated_class_values(settings.estimator, fitting_flops, contrib, model, q_oop, q_ip,
+        fitted = V.estimated_class_values(settings.estimator, fitting, fitting_flops, contrib, model, q_oop, q_ip,
                                           float(e.pot_bb), win, tie)
         d_oop, d_ip, residual = V.corrections(fitted, model, q_oop, q_ip)
         old = table.get(e.node, (np.zeros_like(d_oop), np.zeros_like(d_ip)))

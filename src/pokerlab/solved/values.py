@@ -247,16 +247,16 @@ def pooled_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: 
         root = np.sqrt(q_own[fitted] / q_own[fitted].sum())
         theta = np.linalg.lstsq(features[fitted] * root[:, None], y * root, rcond=None)[0]
         out.append(model[r] + features @ theta)
-    mass = solved_class_values(measurements, contrib)
-    return ClassValues(out[0], out[1], mass.mass_oop, mass.mass_ip)
+    return ClassValues(out[0], out[1], sum(v.mass_oop for v, _ in per_flop), sum(v.mass_ip for v, _ in per_flop))
 
 
-def estimated_class_values(estimator: str, measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float],
-                           model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray, q_ip: np.ndarray, pot_bb: float,
-                           win: np.ndarray, tie: np.ndarray) -> ClassValues:
+def estimated_class_values(estimator: str, solved: ClassValues, measurements: list[tuple[pd.DataFrame, dict]],
+                           contrib: tuple[float, float], model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray,
+                           q_ip: np.ndarray, pot_bb: float, win: np.ndarray, tie: np.ndarray) -> ClassValues:
     """The class values an ending's corrections are fitted to, by ``estimator``
     (:data:`pokerlab.solved.settings.ESTIMATORS`): ``per_class`` the solved values themselves
-    (:func:`solved_class_values`), ``pooled`` :func:`pooled_class_values`."""
+    (``solved``, :func:`solved_class_values` of ``measurements``, which the caller has already),
+    ``pooled`` :func:`pooled_class_values`."""
     if estimator == "pooled":
         return pooled_class_values(measurements, contrib, model, q_oop, q_ip, pot_bb, win, tie)
-    return solved_class_values(measurements, contrib)
+    return solved
