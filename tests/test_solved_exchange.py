@@ -116,6 +116,27 @@ def test_an_ending_the_current_strategies_do_not_reach_keeps_its_corrections(set
     assert not all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
 
 
+def test_pooled_measures_the_model_against_the_floored_ranges_the_solves_face(setting, equity_table):
+    """Under pooled, a class whose own reach is below the floor weight is valued as the postflop solves
+    face it, at the floor: how far below does not change the corrections (it does under per_class,
+    whose shipped table was measured against the unfloored reach)."""
+    for estimator, same in (("pooled", True), ("per_class", False)):
+        tables = []
+        for below in (0.0, 0.5):
+            solve = _solve(setting, equity_table, estimator=estimator)
+            solve.exchange(2)
+            (e,) = solve.endings
+            reach = solve.preflop.reach_under(solve.preflop.sigma)
+            k, seat = solve.tree.index[e.node], e.seats[1]
+            cut = np.argsort(reach[seat, k])[-20:]  # the seat's 20 most reached classes, brought below the floor
+            reach[seat, k, cut] = below * solve.settings.floor_weight
+            measured = {e.node: [(measurement(f.solver, Mode.CURRENT, estimator == "pooled"), {"board_weight": f.weight})
+                                 for f in e.flops]}
+            solve.take_measurements(reach, measured, 0.0, 0.0)
+            tables.append(np.concatenate(solve.corrections[e.node]))
+        assert np.array_equal(tables[0], tables[1]) == same, estimator
+
+
 @pytest.mark.parametrize("compression", [True, False])
 def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, compression):
     straight = _solve(setting, equity_table, compression=compression)

@@ -55,7 +55,7 @@ from pokerlab.preflop.solver import Solver
 from pokerlab.preflop.spot import Sizing, Spot
 from pokerlab.preflop.tree import Tree, build_tree
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, ending_roles, read_plan_endings
+from pokerlab.solved.loop import COLUMNS, MIN_NODE_REACH, ending_ranges, ending_roles, read_plan_endings, valued_ranges
 from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
 STATE_VERSION = 2  # 2: each postflop solve's arrays as PostflopSolver.state() names them
@@ -267,9 +267,10 @@ class JointSolve:
         (a seat brings no hand: CFR+'s current strategies can be pure) keeps its corrections."""
         change, gaps = 0.0, []
         for e in self.endings:
-            q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
-            if not (q_oop.sum() > 0 and q_ip.sum() > 0):
+            own = self.own_reach(e, reach)
+            if not (own[0].sum() > 0 and own[1].sum() > 0):
                 continue
+            q_oop, q_ip = valued_ranges(self.settings.estimator, *own, self.settings.floor_weight)
             solved = V.solved_class_values(measured[e.node], e.contrib)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)

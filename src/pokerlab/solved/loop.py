@@ -62,6 +62,18 @@ def ending_ranges(oop_reach: np.ndarray, ip_reach: np.ndarray, floor: float) -> 
     return tuple(np.maximum(r, floor)[COMBO_CLASS].astype(np.float64) for r in (oop_reach, ip_reach))
 
 
+def valued_ranges(estimator: str, oop_reach: np.ndarray, ip_reach: np.ndarray, floor: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(q_oop, q_ip): the class distributions (prior x own reach) an ending's corrections are measured
+    against. Under ``pooled`` each class's reach is floored at ``floor`` as :func:`ending_ranges` floors
+    the postflop solves' ranges, so the model's class values and the solved ones face the same opponent
+    range (a range that shrinks to a few classes is otherwise mostly floor in the solves but not in the
+    model). ``per_class`` keeps the unfloored reach its shipped table was measured with."""
+    if estimator == "pooled":
+        oop_reach, ip_reach = np.maximum(oop_reach, floor), np.maximum(ip_reach, floor)
+    return CLASS_PRIOR * oop_reach, CLASS_PRIOR * ip_reach
+
+
 def empty_values() -> pd.DataFrame:
     """The per-combo values table (:data:`COLUMNS`) of an ending the spot does not have."""
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(COLUMNS, ("int8", "int16", "int16", "float64",
@@ -173,7 +185,8 @@ def update_table(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarra
     rows = []
     for e in endings.itertuples(index=False):
         seats, contrib = ending_roles(tree, e.node)
-        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
+        q_oop, q_ip = valued_ranges(settings.estimator, parse_reach(e.oop_reach), parse_reach(e.ip_reach),
+                                    settings.floor_weight)
         measured = by_rank.get(int(e.rank), [])
         fitting_flops = [m for m in measured if not m[1]["heldout"]]
         fitting = V.solved_class_values(fitting_flops, contrib)
