@@ -117,15 +117,16 @@ def test_dry_run_of_all_lists_512_spot_solves():
 # --- whole runs on a tiny configuration --------------------------------------------------------
 
 TINY_SPOTS = "format\tseats\tdepth\ncash\t2\t5\ncash\t3\t10\n"
+LONG_3MAX_SPOTS = "format\tseats\tdepth\tcheckpoints\ncash\t2\t5\t\ncash\t3\t10\t30000\n"
 
 
-def tiny_workdir(path: Path) -> Path:
-    """A working directory running this checkout's workflow on two small spots and a small
-    sampled equity table (the release, not the equity cross-check)."""
+def tiny_workdir(path: Path, spots: str = TINY_SPOTS) -> Path:
+    """A working directory running this checkout's workflow on two small spots (the sheet
+    ``spots``) and a small sampled equity table (the release, not the equity cross-check)."""
     path.mkdir(parents=True)
     for name in ("Snakefile", "workflow", "config", "src"):
         (path / name).symlink_to(ROOT / name)
-    (path / "tiny.tsv").write_text(TINY_SPOTS)
+    (path / "tiny.tsv").write_text(spots)
     (path / "tiny.yaml").write_text(yaml.safe_dump({
         "equity": {"mode": "sampled", "samples": 100},
         "sweep": {"spots": "tiny.tsv"},
@@ -160,12 +161,16 @@ def test_a_sheet_override_reaches_the_solve_and_its_job(tmp_path):
 def test_release_is_byte_identical_on_1_and_2_cores_and_after_a_kill_mid_solve(tmp_path):
     """Run A: 2 cores, uninterrupted. Run B: 1 core, killed (SIGKILL to the whole process
     group) while the 3-handed spot is mid-solve with a saved state, then restarted. Both
-    releases, and an audit of each, must agree byte for byte."""
-    a = tiny_workdir(tmp_path / "a")
+    releases, and an audit of each, must agree byte for byte.
+
+    The 3-handed spot measures only at 30,000 iterations: its state exists from iteration 200 until
+    the spot ships, seconds later. At the default 400 that window was about 0.15 s, and a busy
+    machine could miss it between two looks."""
+    a = tiny_workdir(tmp_path / "a", LONG_3MAX_SPOTS)
     out = run_release(a, 2)
     assert out.returncode == 0, out.stderr[-3000:]
 
-    b = tiny_workdir(tmp_path / "b")
+    b = tiny_workdir(tmp_path / "b", LONG_3MAX_SPOTS)
     state = b / "results/solves/cash/3max/10bb/solver_state.npz"
     proc = subprocess.Popen(SNAKEMAKE + ["--cores", "1", "release", "--configfile", "tiny.yaml"], cwd=b,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -182,10 +187,10 @@ def test_release_is_byte_identical_on_1_and_2_cores_and_after_a_kill_mid_solve(t
     assert out.returncode == 0, out.stderr[-3000:]
 
     # the restarted solve resumed from a saved state (no progress line for iteration 200). Which
-    # one depends on when the kill landed: the state saved at 200, or the one saved with the
-    # checkpoint's measurement at 400 just before the result is written (then it prints nothing).
+    # one depends on when the kill landed: a state saved every 200 iterations, or the one saved with
+    # the checkpoint's measurement at 30,000 just before the result is written (then it prints nothing).
     log_a, log_b = ((d / "logs/solves/cash_3max_10bb.log").read_text() for d in (a, b))
-    assert "iteration 200 " in log_a and "iteration 400 " in log_a and "iteration 200 " not in log_b
+    assert "iteration 200 " in log_a and "iteration 30000 " in log_a and "iteration 200 " not in log_b
     sums_a, sums_b = (d / "results/SHA256SUMS" for d in (a, b))
     assert sums_a.read_bytes() == sums_b.read_bytes()
     assert len(sums_a.read_text().splitlines()) == 2 * 2 + 6 + 1  # charts, viewers, 6 aggregates, manifest
