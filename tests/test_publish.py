@@ -214,6 +214,11 @@ def test_viewer_page_loads_its_chart_file_and_draws_with_the_explorer_code(chart
              "bar_bb": 0.021, "iterations": 3000, "model_share": 0.1}]
     index = index_html(rows)
     assert '<a href="cash/3max/15bb.html">' in index and "mtt/9max" not in index and "rejected" in index
+    # the joint game's column: empty without a solved start (None, or NaN as read back from the CSV)
+    assert "<td>0.0120</td><td></td><td>400</td>" in index and "<td>0.0210</td><td></td><td>3000</td>" in index
+    rows[0]["joint_exploitability_bb"], rows[1]["joint_exploitability_bb"] = 0.4114, float("nan")
+    index = index_html(rows)
+    assert "<td>0.0120</td><td>0.411</td><td>400</td>" in index and "<td>0.0210</td><td></td><td>3000</td>" in index
 
 
 def test_a_published_node_reads_back_as_a_range(shipped, tmp_path):

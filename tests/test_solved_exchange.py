@@ -239,6 +239,13 @@ def test_a_shipped_table_and_its_start_solve_to_the_exchanges_chart(setting, equ
     assert chart["history"][0]["iterations"] == 6
     start = chart["settings"]["solved_endings"]["start"]
     assert start["iteration"] == 6 and start["joint_exploitability_per_seat"] == report["exploitability_per_seat"]
+    # the summary and the index page carry the joint figure beside the status
+    from pokerlab.publish import spot_outcome
+    from pokerlab.viewer import index_html
+    outcome = spot_outcome(chart)
+    assert outcome["joint_exploitability_bb"] == max(report["exploitability_per_seat"].values()) > 0
+    assert f"<td>{outcome['joint_exploitability_bb']:.3f}</td>" in index_html([outcome])
+    assert spot_outcome(exchange)["joint_exploitability_bb"] is None  # the exchange's own chart has no start
     strict = solve_spot(SPOT, sizing, equity_table.win, equity_table.tie,
                         dataclasses.replace(shipped, checkpoints=(6, 20), bar_coefficient=base.bar_coefficient))
     assert [h["iterations"] for h in strict["history"]] == [6]  # judged as it stands, never continued

@@ -156,8 +156,20 @@ def rfi_shares(result: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def joint_exploitability_bb(result: dict[str, Any]) -> float | None:
+    """The largest per-seat exploitability (bb/hand) the exchanging solve measured in the joint game
+    (preflop plus the solved endings' postflop solves) at the start a solve under a solved table began
+    from; None for a solve without such a start. The status judges the chart in its table's game only,
+    so this is the figure that says how far the chart is from an equilibrium of the game it stands for."""
+    start = result["settings"].get("solved_endings", {}).get("start")
+    if start is None:
+        return None
+    return max(float(g) for g in start["joint_exploitability_per_seat"].values())
+
+
 def spot_outcome(result: dict[str, Any]) -> dict[str, Any]:
-    """What the summary keeps of an attempted spot: settings, status and its figures."""
+    """What the summary keeps of an attempted spot: settings, status and its figures
+    (``joint_exploitability_bb``: :func:`joint_exploitability_bb`, empty where there is none)."""
     spot = result["spot"]
     tiers = result["tier_shares"]
     per_seat = result["exploitability_per_seat"]
@@ -170,6 +182,7 @@ def spot_outcome(result: dict[str, Any]) -> dict[str, Any]:
         "exploitability_bb": result["exploitability_bb"],
         "bar_bb": result["bar_bb"],
         "worst_seat": max(per_seat, key=lambda s: (per_seat[s], s)),
+        "joint_exploitability_bb": joint_exploitability_bb(result),
         "model_share": result["model_share"],
         **{f"share_{tier}": tiers[tier] for tier in sorted(tiers)},
         "decision_nodes": result["tree"]["decision"],

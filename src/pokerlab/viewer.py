@@ -85,13 +85,18 @@ def index_html(summary_rows: Iterable[dict[str, Any]], viewer_href: str = "{form
         if r["status"] == "shipped":
             href = viewer_href.format(format=r["format"], seats=int(r["seats"]), depth=f"{float(r['depth_bb']):g}")
             name = f'<a href="{html.escape(href)}">{html.escape(name)}</a>'
+        joint = r.get("joint_exploitability_bb")
+        joint = "" if joint is None or joint != joint else f"{float(joint):.3f}"  # NaN: the CSV's empty cell
         rows.append(f"<tr><td>{name}</td><td>{html.escape(str(r['status']))}</td><td>{float(r['exploitability_bb']):.5f}</td>"
-                    f"<td>{float(r['bar_bb']):.4f}</td><td>{int(r['iterations'])}</td><td>{100 * float(r['model_share']):.1f}%</td></tr>")
+                    f"<td>{float(r['bar_bb']):.4f}</td><td>{joint}</td><td>{int(r['iterations'])}</td>"
+                    f"<td>{100 * float(r['model_share']):.1f}%</td></tr>")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pokerlab charts</title>"
         f"<style>{_STYLE}table{{border-collapse:collapse}}td,th{{padding:.15em .7em;border-bottom:1px solid #ddd;"
         "text-align:right}td:first-child{text-align:left}</style></head><body>\n<h1>pokerlab charts</h1>\n"
-        "<table><tr><th>spot</th><th>status</th><th>exploitability (bb)</th><th>bar (bb)</th><th>iterations</th>"
+        "<table><tr><th>spot</th><th>status</th><th>exploitability (bb)</th><th>bar (bb)</th>"
+        "<th title=\"solved endings: the exchange's exploitability in the joint game at the chart's start\">"
+        "joint game (bb)</th><th>iterations</th>"
         "<th>model share</th></tr>\n" + "\n".join(rows) + "\n</table>\n</body></html>\n"
     )
 
