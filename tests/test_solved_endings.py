@@ -352,6 +352,26 @@ def test_the_pooled_estimator_recovers_a_hand_shape_correction_under_flop_noise(
     np.testing.assert_array_equal(switched.ip, pooled.ip)
 
 
+def test_the_pooled_fit_weighs_classes_by_the_given_ranges_not_the_current_ones():
+    """With ``fit_weights`` (the exchange passes the preflop average strategy's ranges) a role's fit
+    does not follow its current range: OOP's values stay put when only OOP's current range moves,
+    while without them they follow it. Where the measurements are not linear in the hand shapes, the
+    fit's weights decide which classes it matches best, so the weights change the result."""
+    _, _, _, win, tie, q_oop, q_ip, model, rng = _modelled_ending("RC", seed=8)
+    contrib, pot = (2.5, 2.5), 5.0
+    theta = (np.array([0.2, 1.0, 0.4, -0.3, 0.5, -0.6, 0.3]), np.array([-0.1, 0.7, 0.2, 0.4, -0.2, -0.5, 0.1]))
+    flops = _flops_of_a_linear_truth(model, q_oop, q_ip, contrib, pot, win, tie, theta, (1.8, 2.4), rng)
+    for frame, _ in flops:  # a per-class term no hand-shape fit captures
+        frame["ev"] += np.where(frame["player"] == 0, rng.normal(0.0, 0.5, len(frame)), 0.0)
+    narrowed = np.where(np.arange(cards.N_CLASSES) % 3 == 0, q_oop * 1e-3, q_oop)
+    weights = (q_oop, q_ip)
+    kept = [V.pooled_class_values(flops, contrib, model, q, q_ip, pot, win, tie, fit_weights=weights).oop
+            for q in (q_oop, narrowed)]
+    np.testing.assert_array_equal(kept[0], kept[1])
+    followed = [V.pooled_class_values(flops, contrib, model, q, q_ip, pot, win, tie).oop for q in (q_oop, narrowed)]
+    np.testing.assert_array_equal(followed[0], kept[0])
+    assert np.max(np.abs(followed[1] - followed[0])) > 0.05
+
 def test_class_features_describe_the_hand_shapes():
     features = V.class_features()
     row = {name: features[cards.parse_class(name)] for name in ("AA", "AKs", "T9o", "72o", "J8s")}

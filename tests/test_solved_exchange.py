@@ -137,6 +137,31 @@ def test_pooled_measures_the_model_against_the_floored_ranges_the_solves_face(se
         assert np.array_equal(tables[0], tables[1]) == same, estimator
 
 
+def test_pooled_fits_on_the_floored_ranges_of_the_preflop_average_strategy(setting, equity_table, monkeypatch):
+    """Under pooled, the fit weighs the classes by the ranges the preflop *average* strategy brings to
+    the ending (floored): they move slowly, where the current strategy's can flip a class in or out of
+    a range at every exchange and swing the whole fit. The model is still priced on the current ranges."""
+    from pokerlab.solved import joint
+    from pokerlab.solved.loop import valued_ranges
+
+    solve = _solve(setting, equity_table, estimator="pooled")
+    solve.exchange(4)
+    (e,) = solve.endings
+    reach = solve.preflop.reach_under(solve.preflop.sigma)
+    average = valued_ranges("pooled", *solve.own_reach(e, solve.preflop.reach_under(solve.preflop.average_sigma())),
+                            solve.settings.floor_weight)
+    current = valued_ranges("pooled", *solve.own_reach(e, reach), solve.settings.floor_weight)
+    assert max(np.abs(a - c).max() for a, c in zip(average, current)) > 1e-3  # the two differ here
+    calls = []
+    fit = joint.V.estimated_class_values
+    monkeypatch.setattr(joint.V, "estimated_class_values", lambda *args: calls.append(args) or fit(*args))
+    measured = {e.node: [(measurement(f.solver, Mode.CURRENT, True), {"board_weight": f.weight}) for f in e.flops]}
+    solve.take_measurements(reach, measured, 0.0, 0.0)
+    (args,) = calls
+    q_oop, q_ip, weights = args[5], args[6], args[-1]
+    for got, want in zip((q_oop, q_ip, *weights), (*current, *average)):
+        np.testing.assert_array_equal(got, want)
+
 @pytest.mark.parametrize("compression", [True, False])
 def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, compression):
     straight = _solve(setting, equity_table, compression=compression)

@@ -264,8 +264,12 @@ class JointSolve:
         """Step 3: the corrections measured on the postflop current strategies (``measured``) against
         the ranges of ``reach`` (what :meth:`preflop_step` returned), the preflop game rebuilt on them;
         appends and returns the exchange's history row. An ending the current strategies do not reach
-        (a seat brings no hand: CFR+'s current strategies can be pure) keeps its corrections."""
+        (a seat brings no hand: CFR+'s current strategies can be pure) keeps its corrections. Under
+        ``pooled`` the fit weighs the classes by the ranges the preflop *average* strategy brings (floored
+        as the solves face them): the current strategy's ranges can move a class in or out at every
+        exchange, and with them the whole fit (the swing measured in docs/pipeline/solved.md)."""
         change, gaps = 0.0, []
+        average = self.preflop.reach_under(self.preflop.average_sigma()) if self.settings.estimator == "pooled" else None
         for e in self.endings:
             own = self.own_reach(e, reach)
             if not (own[0].sum() > 0 and own[1].sum() > 0):
@@ -275,8 +279,10 @@ class JointSolve:
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             used = V.corrected_values(model, self.corrections[e.node], q_oop, q_ip)
             gaps.append(V.valuation_gap(used, solved, q_oop, q_ip))
+            weights = None if average is None else valued_ranges("pooled", *self.own_reach(e, average),
+                                                                 self.settings.floor_weight)
             fitted = V.estimated_class_values(self.settings.estimator, solved, measured[e.node], e.contrib, model, q_oop,
-                                              q_ip, e.flops[0].spot.pot, self.win, self.tie)
+                                              q_ip, e.flops[0].spot.pot, self.win, self.tie, weights)
             d_oop, d_ip, _ = V.corrections(fitted, model, q_oop, q_ip)
             old = self.corrections[e.node]
             change = max(change, float(np.max(np.abs(np.r_[d_oop - old[0], d_ip - old[1]]))))

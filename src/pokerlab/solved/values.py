@@ -207,7 +207,8 @@ def _weighted_slope(y: np.ndarray, x: np.ndarray, w: np.ndarray) -> float:
 
 def pooled_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: tuple[float, float],
                         model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray, q_ip: np.ndarray,
-                        pot_bb: float, win: np.ndarray, tie: np.ndarray) -> ClassValues:
+                        pot_bb: float, win: np.ndarray, tie: np.ndarray,
+                        fit_weights: tuple[np.ndarray, np.ndarray] | None = None) -> ClassValues:
     """The solved class values as the pooled estimator reads them from the flops of ``measurements``
     (which need ``equity_bb``): the model's values plus a correction fitted across classes.
 
@@ -223,13 +224,18 @@ def pooled_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: 
        on :func:`class_features`, and every class gets the fit's value.
 
     Six flops measure a class's own correction with an error larger than the correction; the fit
-    trades a per-class bias for far less noise (held-out check: ``docs/pipeline/solved.md``)."""
+    trades a per-class bias for far less noise (held-out check: ``docs/pipeline/solved.md``).
+
+    ``fit_weights``: the (oop, ip) class weights of both steps instead of ``q_oop``/``q_ip`` (the exchange
+    gives the preflop average strategy's ranges, which move slowly, while the model is priced on the
+    current ones)."""
     per_flop = [(solved_class_values([m], contrib), solved_class_values([m], (0.0, 0.0), "equity_bb"))
                 for m in measurements]
     weights = np.array([float(record["board_weight"]) for _, record in measurements])
     features = class_features()
     out = []
-    for r, (q_own, q_opponent) in enumerate(((q_oop, q_ip), (q_ip, q_oop))):
+    own_weights = (q_oop, q_ip) if fit_weights is None else fit_weights
+    for r, (q_own, q_opponent) in enumerate(((own_weights[0], q_ip), (own_weights[1], q_oop))):
         role = ROLES[r]
         g = np.array([v.role(role) for v, _ in per_flop]) - model[r]  # (flops, classes)
         c = np.array([e.role(role) for _, e in per_flop]) - model_equity_bb(pot_bb, q_opponent, win, tie)
@@ -252,11 +258,12 @@ def pooled_class_values(measurements: list[tuple[pd.DataFrame, dict]], contrib: 
 
 def estimated_class_values(estimator: str, solved: ClassValues, measurements: list[tuple[pd.DataFrame, dict]],
                            contrib: tuple[float, float], model: tuple[np.ndarray, np.ndarray], q_oop: np.ndarray,
-                           q_ip: np.ndarray, pot_bb: float, win: np.ndarray, tie: np.ndarray) -> ClassValues:
+                           q_ip: np.ndarray, pot_bb: float, win: np.ndarray, tie: np.ndarray,
+                           fit_weights: tuple[np.ndarray, np.ndarray] | None = None) -> ClassValues:
     """The class values an ending's corrections are fitted to, by ``estimator``
     (:data:`pokerlab.solved.settings.ESTIMATORS`): ``per_class`` the solved values themselves
     (``solved``, :func:`solved_class_values` of ``measurements``, which the caller has already),
-    ``pooled`` :func:`pooled_class_values`."""
+    ``pooled`` :func:`pooled_class_values` (with its ``fit_weights``)."""
     if estimator == "pooled":
-        return pooled_class_values(measurements, contrib, model, q_oop, q_ip, pot_bb, win, tie)
+        return pooled_class_values(measurements, contrib, model, q_oop, q_ip, pot_bb, win, tie, fit_weights)
     return solved
