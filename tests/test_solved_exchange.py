@@ -242,6 +242,57 @@ def test_the_outputs_name_the_method_and_the_joint_exploitability(setting, equit
     assert ending["gap_fitting_bb"] < ending["model_gap_bb"]
 
 
+def test_a_second_half_chart_averages_the_iterations_the_table_spans(setting, equity_table, tmp_path):
+    """Under ``exchange.average: second_half`` the run itself is unchanged (same table, same regrets),
+    and its chart and start average the preflop iterations after the half-way point: the whole run's
+    strategy sums less those of a run stopped there. A run continued under a larger budget keeps the
+    sums where its new half begins, as a run of that budget from the start does; the rounds refuse it."""
+    budget = {"every": 2, "iterations": 8}
+    whole, half = _solve(setting, equity_table, exchange=budget), _solve(setting, equity_table, exchange=budget)
+    second = _solve(setting, equity_table, exchange={**budget, "average": "second_half"})
+    whole.run(8)
+    second.run(8)
+    half.run(4)
+    sums = {k: v for k, v in whole.preflop.state().items() if k.startswith("strategy_sum_")}
+    for name, array in half.preflop.state().items():
+        if name.startswith("strategy_sum_"):
+            np.testing.assert_array_equal(second.sums_at_half[name], array, err_msg=name)
+    for name, array in whole.preflop.state().items():
+        np.testing.assert_array_equal(second.preflop.state()[name], array, err_msg=name)
+    kept = dict(second.sums_at_half)
+    outputs = {}
+    for label, solve in (("whole", whole), ("second", second)):
+        folder = tmp_path / label
+        folder.mkdir()
+        write_outputs(solve, {"command": "test"}, folder / "table.tsv", folder / "chart.json", folder / "report.json")
+        outputs[label] = folder
+    tables = [read_ending_corrections(outputs[label] / "table.tsv") for label in ("whole", "second")]
+    assert tables[0].digest() == tables[1].digest()  # the same corrections (the settings digests differ)
+    start = dict(np.load(outputs["second"] / "table.start.npz"))
+    assert int(start["iteration"]) == 8
+    for name, array in sums.items():
+        np.testing.assert_array_equal(start[name], array - half.preflop.state()[name], err_msg=name)
+    assert not np.array_equal(np.load(outputs["whole"] / "table.start.npz")[name], start[name])
+    report = json.loads((outputs["second"] / "report.json").read_text())
+    start_record = read_result(outputs["second"] / "chart.json")
+    assert start_record["exploitability_per_seat"] == report["exploitability_per_seat"]
+
+    shorter = _solve(setting, equity_table, exchange={"every": 2, "iterations": 4, "average": "second_half"})
+    shorter.run(4, tmp_path / "state.npz")
+    continued = _solve(setting, equity_table, exchange={**budget, "average": "second_half"})
+    assert continued.load(tmp_path / "state.npz") and continued.iteration == 4
+    continued.run(8)
+    for name, array in kept.items():
+        np.testing.assert_array_equal(continued.sums_at_half[name], array, err_msg=name)
+
+    sizing, base, settings, plan = setting
+    rounds_settings = SolvedSettings.from_config({**settings.raw, "exchange": {**budget, "average": "second_half"}})
+    with pytest.raises(ValueError, match="exchange.average: second_half needs the exchange in one process"):
+        JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, rounds_settings, plan[1], plan[2],
+                   resident=False)
+    with pytest.raises(ValueError, match=r"solved.exchange.average: 'third' must be one of"):
+        SolvedSettings.from_config({**settings.raw, "exchange": {**budget, "average": "third"}})
+
 def test_a_shipped_table_and_its_start_solve_to_the_exchanges_chart(setting, equity_table, tmp_path):
     """The exchange's table and start, read as a committed folder: the solve measures the start only,
     and its chart has the exchange's chart's strategies (the same average strategy), shipped or rejected

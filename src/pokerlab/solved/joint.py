@@ -165,6 +165,10 @@ class JointSolve:
         if settings.floor_weight <= 0:
             raise ValueError("solved.floor_weight: the exchanging solve needs a positive floor (its postflop solves keep "
                              "the same combos while the ranges move)")
+        if not resident and settings.exchange_average != "whole_run":
+            raise ValueError(f"solved.exchange.average: {settings.exchange_average} needs the exchange in one process "
+                             "(snakemake solved_exchange): the rounds measure the chart's joint exploitability as "
+                             "they go, on the whole run's average")
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
         self.resident = resident
         self.tree = build_tree(spot, sizing)
@@ -195,6 +199,8 @@ class JointSolve:
         self._restart_sums()
         self.history: list[dict[str, Any]] = []
         self.measured_sigma: np.ndarray | None = None  # the average strategy at the last measurement
+        # under exchange.average: second_half, the preflop strategy sums where the second half began
+        self.sums_at_half: dict[str, np.ndarray] | None = None
         self.preflop = preflop
         self._rebuild_preflop()
 
@@ -255,7 +261,12 @@ class JointSolve:
         self.summed = 0
 
     def preflop_step(self, iterations: int) -> np.ndarray:
-        """Step 1: the preflop iterations; returns the current strategy's reach (seats, nodes, classes)."""
+        """Step 1: the preflop iterations; returns the current strategy's reach (seats, nodes, classes).
+        Under ``exchange.average: second_half`` the step whose exchange is the first the table sums
+        first keeps the strategy sums as they stand (:meth:`use_second_half_average`)."""
+        half = self.settings.exchange_iterations // 2
+        if self.settings.exchange_average == "second_half" and self.iteration <= half < self.iteration + iterations:
+            self.sums_at_half = {k: v for k, v in self.preflop.state().items() if k.startswith("strategy_sum_")}
         self.preflop.iterate(iterations)
         return self.preflop.reach_under(self.preflop.sigma)
 
@@ -396,6 +407,16 @@ class JointSolve:
         if checkpoint is not None:
             self.save(checkpoint)
 
+    def use_second_half_average(self) -> None:
+        """Make the preflop average strategy that of the iterations since :meth:`preflop_step` kept the
+        sums (the second half, which the averaged table's exchanges span): the sums less the kept ones,
+        exact as sums of ``t * reach * strategy``. The regrets, and so the current strategy, stay."""
+        if self.sums_at_half is None:
+            raise ValueError("exchange.average: second_half, but the run never passed its half-way point")
+        state = self.preflop.state()
+        self.preflop.load_state({**state, **{k: state[k] - v for k, v in self.sums_at_half.items()}})
+        self.sums_at_half = None
+
     def record_profile(self, row: dict[str, Any], measured: tuple[Measured, Measured] | None = None) -> None:
         """Add the joint exploitability (``measured``: as :meth:`joint_exploitability` takes it) and the
         average strategy's change since the last such row to history ``row``."""
@@ -447,6 +468,8 @@ class JointSolve:
                 yield f"post/{i}/{j}/iterations", np.array(f.solver.iterations)
         if self.measured_sigma is not None:
             yield "measured_sigma", self.measured_sigma
+        for name, array in (self.sums_at_half or {}).items():
+            yield f"sums_at_half/{name}", array
         yield "meta", np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
 
     def load(self, path: str | os.PathLike) -> bool:
@@ -477,6 +500,8 @@ class JointSolve:
                     f.solver.iterations = int(data[f"post/{i}/{j}/iterations"])
             self.preflop.load_state({k[len("preflop/"):]: data[k] for k in data.files if k.startswith("preflop/")})
             self.measured_sigma = data["measured_sigma"].copy() if "measured_sigma" in data.files else None
+            kept = {k[len("sums_at_half/"):]: data[k].copy() for k in data.files if k.startswith("sums_at_half/")}
+            self.sums_at_half = kept or None
         self.summed, self.history = int(meta["summed"]), list(meta["history"])
         self._rebuild_preflop()
         return True
@@ -486,7 +511,8 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
                   chart_path: str | os.PathLike, report_path: str | os.PathLike,
                   evaluate: Measured | None = None) -> dict[str, Any]:
     """The run's outputs: the averaged corrections (:meth:`JointSolve.averaged_table`) and beside them
-    their start (the preflop state at the last iteration, :func:`~pokerlab.preflop.ending_corrections.start_path`:
+    their start (the preflop state at the last iteration, its average over the second half under
+    ``exchange.average: second_half``, :func:`~pokerlab.preflop.ending_corrections.start_path`:
     a solve under the table continues it, so the two ship together), the chart (the
     preflop average strategy, judged by its joint exploitability, its values read under the averaged
     table; its nodes are written whatever its status, as a measurement) and the report (the exchange
@@ -494,7 +520,12 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     ``evaluate`` if given: see :meth:`JointSolve.fitting_gaps`)."""
     table = solve.averaged_table(provenance)
     last_row = solve.history[-1] if solve.history else {}
-    gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
+    if solve.settings.exchange_average == "second_half":
+        # the chart averages the second half: its joint exploitability and fitting gaps are measured anew
+        solve.use_second_half_average()
+        gains, evaluate = solve.joint_exploitability()["gain_bb"], None
+    else:
+        gains = last_row.get("joint_gain_bb") or solve.joint_exploitability()["gain_bb"]
     last = {"iterations": solve.iteration, "exploitability_bb": max(gains.values()), "exploitability_per_seat": gains}
     reader = solve._preflop_on(table)
     settings = dataclasses.replace(solve.base, model="solved", solved_tables=str(Path(table_path).parent))

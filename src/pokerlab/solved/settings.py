@@ -27,6 +27,10 @@ MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "a
 """The keys that decide a spot's measured table (``spots``, ``tolerance``, ``max_memory_mb`` and
 ``validation_boards``, which only sizes the held-out check, do not). ``estimator`` decides it too, and
 counts only when it is not ``per_class``, so tables measured before the key existed keep their digest."""
+EXCHANGE_AVERAGES = ("whole_run", "second_half")
+"""Which preflop iterations an exchange's chart (and the start shipped with its table) averages: all of
+them, or those of the second half, the exchanges the table averages (``solved.exchange.average``; the
+in-process exchange only)."""
 ESTIMATORS = ("per_class", "pooled")
 """How an ending's corrections are read from its flops: each class's own mean, or the control-variate
 fit across classes (:func:`pokerlab.solved.values.pooled_class_values`)."""
@@ -74,6 +78,7 @@ class SolvedSettings:
     exchange_iterations: int  # ... and in all
     exchange_postflop: int  # postflop iterations of each flop per exchange (at most exchange_every)
     estimator: str = "per_class"  # one of ESTIMATORS
+    exchange_average: str = "whole_run"  # the chart's preflop average: one of EXCHANGE_AVERAGES
     raw: dict = field(repr=False, default_factory=dict)
 
     @classmethod
@@ -110,6 +115,9 @@ class SolvedSettings:
         every = _number(exchange, "every", 1, 1000, integer=True, where="solved.exchange")
         postflop = (_number(exchange, "postflop_every", 1, every, integer=True, where="solved.exchange")
                     if "postflop_every" in exchange else every)
+        average = exchange.get("average", "whole_run")
+        if average not in EXCHANGE_AVERAGES:
+            raise ValueError(f"solved.exchange.average: {average!r} must be one of {list(EXCHANGE_AVERAGES)}")
         estimator = section.get("estimator", "per_class")
         if estimator not in ESTIMATORS:
             raise ValueError(f"solved.estimator: {estimator!r} must be one of {list(ESTIMATORS)}")
@@ -133,6 +141,7 @@ class SolvedSettings:
             exchange_iterations=_number(exchange, "iterations", 1, 1_000_000, integer=True, where="solved.exchange"),
             exchange_postflop=postflop,
             estimator=estimator,
+            exchange_average=average,
             raw=section,
         )
 
