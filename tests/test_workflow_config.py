@@ -354,6 +354,7 @@ def _schema_problem(config: dict) -> str | None:
     ({"fit.endings_per_spot": 10**9}, "fit/endings_per_spot"),
     ({"pushfold.fourmax.final_samples": 10**15}, "pushfold/fourmax/final_samples"),
     ({"hands.generated": {"hands": 10**12}}, "hands/generated/hands"),
+    ({"solved.exchange": {"every": 10, "iterations": 400, "average": "last_tenth"}}, "solved/exchange/average"),
 ])
 def test_the_schema_bounds_every_count_and_the_bar(changes, where):
     """Reliability round two, R16: a bar of 0 can never be met, and counts without a bound let the
