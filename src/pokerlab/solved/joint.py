@@ -262,11 +262,12 @@ class JointSolve:
 
     def preflop_step(self, iterations: int) -> np.ndarray:
         """Step 1: the preflop iterations; returns the current strategy's reach (seats, nodes, classes).
-        Under ``exchange.average: second_half`` the step whose exchange is the first the table sums
-        first keeps the strategy sums as they stand (:meth:`use_second_half_average`)."""
+        Under ``exchange.average: second_half``, a step that crosses the half-way point first keeps a copy
+        of the strategy sums as they stand: its exchange is the first the table sums
+        (:meth:`use_second_half_average`)."""
         half = self.settings.exchange_iterations // 2
         if self.settings.exchange_average == "second_half" and self.iteration <= half < self.iteration + iterations:
-            self.sums_at_half = {k: v for k, v in self.preflop.state().items() if k.startswith("strategy_sum_")}
+            self.sums_at_half = {k: v.copy() for k, v in self.preflop.state().items() if k.startswith("strategy_sum_")}
         self.preflop.iterate(iterations)
         return self.preflop.reach_under(self.preflop.sigma)
 
