@@ -571,6 +571,11 @@ def test_pot_types_and_the_measuring_digest():
         SolvedSettings.from_config(without).sha256()
     assert SolvedSettings.from_config({**without, "estimator": "pooled"}).sha256() != \
         SolvedSettings.from_config(without).sha256()
+    # so does the chart's average; whole_run, the original, named or not, keeps the digest too
+    exchange = {k: v for k, v in _solved_section()["exchange"].items() if k != "average"}
+    plain = SolvedSettings.from_config({**without, "exchange": exchange}).sha256()
+    assert SolvedSettings.from_config({**without, "exchange": {**exchange, "average": "whole_run"}}).sha256() == plain
+    assert SolvedSettings.from_config({**without, "exchange": {**exchange, "average": "second_half"}}).sha256() != plain
 
 
 

@@ -52,7 +52,8 @@ def setting(equity_table, tmp_path_factory):
     base = SolveSettings.from_config({**config["solve"], "checkpoints": [200]}, REPO / config["solve"]["postflop"]["file"])
     write_result(folder / "result.json", solve_spot(SPOT, sizing, equity_table.win, equity_table.tie, base))
     section = {**config["solved"], "boards": 1, "heldout_boards": 0, "endings": {"max_per_spot": 1, "min_reach": 0.01},
-               "bet_trees": {t: ALLIN for t in POT_TYPES}, "exchange": {"every": 2, "iterations": 6}}
+               "bet_trees": {t: ALLIN for t in POT_TYPES}, "exchange": {"every": 2, "iterations": 6},
+               "estimator": "per_class"}  # the tests of the pooled estimator name it
     settings = SolvedSettings.from_config(section)
     plan = tuple(folder / f"{name}.tsv" for name in ("spots", "endings", "boards"))
     write_ending_plan(folder / "result.json", SPOT.name, sizing, settings, *plan)
@@ -369,8 +370,8 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     def run(iterations: int):
         (tmp_path / "over.yaml").write_text(
             "solve:\n  checkpoints: [200]\n"
-            "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
-            f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: {iterations}}}\n"
+            "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  estimator: per_class\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
+            f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: {iterations}, average: whole_run}}\n"
             f"  bet_trees:\n{ALLIN_TREES}\n")
         return subprocess.run([sys.executable, "-m", "snakemake", "solved_exchange", "--cores", "1",
                                "--configfile", "over.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
@@ -421,8 +422,8 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     frame, record = read_measurement(tmp_path / "held.parquet")
     assert record["heldout"] and record["board"] != e.flops[0].board
 
-    def report_with(endings):
-        write_ending_corrections(tmp_path / "t.tsv", EndingCorrections(SPOT.name, endings))
+    def report_with(endings, provenance=None):
+        write_ending_corrections(tmp_path / "t.tsv", EndingCorrections(SPOT.name, endings, provenance or {}))
         return validation_report(SPOT, sizing, base, equity_table.win, equity_table.tie, tmp_path / "t.tsv",
                                  tmp_path / "arrivals.tsv", held_plan[2], [tmp_path / "held.parquet"],
                                  tmp_path / "validation.json")
@@ -439,6 +440,17 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
     assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
     assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"
+    # a pooled table was measured against the floored ranges its provenance names: valued against them
+    from pokerlab.solved.loop import valued_ranges
+    floor = 0.3  # large, so the floored ranges differ from the chart's
+    f_oop, f_ip = valued_ranges("pooled", reach[e.seats[0], k], reach[e.seats[1], k], floor)
+    f_model = V.model_class_values(solve.model_payoffs, e.row, e.seats, f_oop, f_ip, equity_table.win, equity_table.tie)
+    fd_oop, fd_ip, f_residual = V.corrections(solved, f_model, f_oop, f_ip)
+    pooled = report_with({e.node: (fd_oop, fd_ip)}, {"settings": {"estimator": "pooled", "floor_weight": floor}})
+    assert pooled["gap_heldout_bb"] == pytest.approx(abs(f_residual) / 2, abs=1e-4)
+    unfloored, _ = V.valuation_gaps(model, (fd_oop, fd_ip), solved, q_oop, q_ip)  # as a per_class table is valued
+    assert report_with({e.node: (fd_oop, fd_ip)})["gap_heldout_bb"] == pytest.approx(unfloored, abs=1e-4)
+    assert abs(unfloored - pooled["gap_heldout_bb"]) > 0.005
 
 
 def test_the_validation_draws_its_held_out_flops_as_the_plan_does(setting, tmp_path):
@@ -535,8 +547,8 @@ def test_the_workflow_runs_the_rounds_as_jobs_and_matches_the_exchange(tmp_path)
     workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
-        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
-        f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6, postflop_every: 1}}\n"
+        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  estimator: per_class\n  endings: {max_per_spot: 2, min_reach: 0.01}\n"
+        f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: 6, postflop_every: 1, average: whole_run}}\n"
         f"  bet_trees:\n{ALLIN_TREES}\n")
     for target in ("solved_rounds", "solved_exchange"):
         out = subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "2", "--configfile", "over.yaml"],
@@ -570,7 +582,7 @@ def test_the_workflow_runs_the_outer_loop_and_each_table_feeds_the_next_solve(tm
     workflow_copy(tmp_path)
     (tmp_path / "over.yaml").write_text(
         "solve:\n  checkpoints: [200]\n"
-        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
+        "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  estimator: per_class\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
         f"  boards: 1\n  heldout_boards: 0\n  outer_iterations: 2\n  max_iterations: 20\n  bet_trees:\n{ALLIN_TREES}\n")
     out = subprocess.run([sys.executable, "-m", "snakemake", "solved_tables", "--cores", "2", "--configfile", "over.yaml"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=900)

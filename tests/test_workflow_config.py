@@ -95,6 +95,20 @@ def test_every_preset_merged_over_the_default_passes_the_schema_and_the_checks(n
     load_spots(config["sweep"]["spots"])
 
 
+def test_the_solved_presets_measure_what_they_name():
+    """A preset's solved keys merge over the default's, so each solved preset names its estimator and
+    average: the per-class heads-up preset measures the per-class table (the settings digest in that
+    table's provenance, measured before either key existed), and the rounds presets average the whole
+    run, which the rounds can do."""
+    from pokerlab.solved.settings import SolvedSettings, settings_sha256
+
+    assert settings_sha256(_preset("solved-exchange-hu100.yaml")["solved"]) == \
+        "6aac5d851feea7bb634bcc8681e3dc63734cde47295a966fe8fc08b5f42690ab"
+    for name in ("solved-rounds-hu100.yaml", "solved-rounds-6max100.yaml", "solved-exchange-6max100.yaml"):
+        settings = SolvedSettings.from_config(_preset(name)["solved"])
+        assert (settings.estimator, settings.exchange_average) == ("per_class", "whole_run"), name
+
+
 def test_a_nested_preset_keeps_the_default_keys_it_does_not_name():
     """postflop-model-v2.yaml names only solve.postflop.model, solved_tables and class_table: the merge
     keeps the default's constants file (a one-level merge would drop it and fail the schema)."""
@@ -187,6 +201,22 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert out.returncode != 0
     assert "config solve.checkpoints: [1200, 400] must be strictly increasing" in out.stderr + out.stdout
+
+
+@pytest.mark.snakemake
+def test_the_rounds_refuse_an_average_they_cannot_take_before_any_job(tmp_path):
+    """The rounds measure the chart as they go, on the whole run's average: a second_half average stops
+    their dry run with the key and the way out; the rounds preset names whole_run."""
+    def dry_run(*args):
+        return subprocess.run([sys.executable, "-m", "snakemake", "-n", "solved_rounds", *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solved": {"exchange": {"average": "second_half"}}}))
+    out = dry_run("--configfile", str(tmp_path / "c.yaml"))
+    assert out.returncode != 0
+    assert "solved.exchange.average: second_half needs the exchange in one process" in out.stderr + out.stdout
+    out = dry_run("--configfile", "config/presets/solved-rounds-hu100.yaml")
+    assert out.returncode == 0, out.stderr[-2000:]
 
 
 @pytest.mark.snakemake

@@ -26,7 +26,8 @@ MEASURING_KEYS = ("endings", "boards", "heldout_boards", "seed", "bet_trees", "a
                   "compression", "floor_weight", "outer_iterations", "damping", "exchange")  # max_memory_mb and tolerance change no table
 """The keys that decide a spot's measured table (``spots``, ``tolerance``, ``max_memory_mb`` and
 ``validation_boards``, which only sizes the held-out check, do not). ``estimator`` decides it too, and
-counts only when it is not ``per_class``, so tables measured before the key existed keep their digest."""
+counts only when it is not ``per_class``, and ``exchange.average`` only when it is not ``whole_run``, so tables
+measured before those keys existed keep their digest when a config names the defaults."""
 EXCHANGE_AVERAGES = ("whole_run", "second_half")
 """Which preflop iterations an exchange's chart (and the start shipped with its table) averages: all of
 them, or those of the second half, the exchanges the table averages (``solved.exchange.average``; the
@@ -175,6 +176,8 @@ class SolvedSettings:
 def settings_sha256(section: dict) -> str:
     """SHA-256 of a ``solved`` config section's measuring keys (:data:`MEASURING_KEYS`)."""
     what = {k: section.get(k) for k in MEASURING_KEYS}
+    if isinstance(what["exchange"], dict) and what["exchange"].get("average") == "whole_run":
+        what["exchange"] = {k: v for k, v in what["exchange"].items() if k != "average"}  # the default, named
     if section.get("estimator", "per_class") != "per_class":
         what["estimator"] = section["estimator"]
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()

@@ -42,7 +42,8 @@ from pokerlab.preflop.solve import SolveSettings
 from pokerlab.preflop.spot import Sizing, Spot
 from pokerlab.preflop.tree import build_tree
 from pokerlab.solved import values as V
-from pokerlab.solved.loop import FIGURE_DECIMALS, ending_roles, measurements_by_rank, parse_reach, read_plan_endings
+from pokerlab.solved.loop import (FIGURE_DECIMALS, ending_roles, measurements_by_rank, parse_reach, read_plan_endings,
+                                  valued_ranges)
 from pokerlab.solved.settings import SolvedSettings
 
 
@@ -87,7 +88,8 @@ def heldout_keys(spot_name: str, endings: int, boards: int, heldout: int) -> lis
 class ArrivedEnding:
     """A planned ending with the ranges a chart brings there: its ``rank`` and ``node``, ``reach``
     (share of deals), the (oop, ip) ``seats`` and their ``contrib`` (bb), the class distributions
-    ``q_oop``/``q_ip`` (prior x own reach) and the ``model``'s (oop, ip) class values against them
+    ``q_oop``/``q_ip`` (prior x own reach, as :func:`pokerlab.solved.loop.valued_ranges` values them
+    for the table's estimator) and the ``model``'s (oop, ip) class values against them
     (:func:`pokerlab.solved.values.model_class_values`; None if the chart does not reach it)."""
 
     rank: int
@@ -101,15 +103,17 @@ class ArrivedEnding:
 
 
 def arrived_endings(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.ndarray, tie: np.ndarray,
-                    arrivals_tsv: str | os.PathLike) -> list[ArrivedEnding]:
-    """The endings of ``arrivals_tsv`` (:func:`write_arrivals`'s table) with what valuing them needs."""
+                    arrivals_tsv: str | os.PathLike, estimator: str = "per_class", floor_weight: float = 0.0
+                    ) -> list[ArrivedEnding]:
+    """The endings of ``arrivals_tsv`` (:func:`write_arrivals`'s table) with what valuing them needs,
+    the ranges valued as a table measured with ``estimator`` and ``floor_weight`` values them."""
     tree = build_tree(spot, sizing)
     payoffs = chip_ev_payoffs(tree, base.postflop, base.class_edges, base.aggressor)
     row_of = {tree.nodes[k].id: z for z, k in enumerate(payoffs.nodes)}
     out = []
     for e in read_plan_endings(arrivals_tsv).itertuples(index=False):
         seats, contrib = ending_roles(tree, e.node)
-        q_oop, q_ip = CLASS_PRIOR * parse_reach(e.oop_reach), CLASS_PRIOR * parse_reach(e.ip_reach)
+        q_oop, q_ip = valued_ranges(estimator, parse_reach(e.oop_reach), parse_reach(e.ip_reach), floor_weight)
         model = V.model_class_values(payoffs, row_of[e.node], seats, q_oop, q_ip, win, tie) if e.reach > 0 else None
         out.append(ArrivedEnding(int(e.rank), e.node, float(e.reach), seats, contrib, q_oop, q_ip, model))
     return out
@@ -119,14 +123,18 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
                       table_path: str | os.PathLike, arrivals_tsv: str | os.PathLike, boards_tsv: str | os.PathLike,
                       measurement_paths: list[str | os.PathLike], out_path: str | os.PathLike) -> dict[str, Any]:
     """Step 3 (see the module docstring); writes and returns the report. Endings the table does not
-    value, or with no held-out measurement, are listed with their reason."""
+    value, or with no held-out measurement, are listed with their reason. The model and the table are
+    valued against the ranges the table's corrections were measured against: under the estimator and
+    floor weight its provenance records (a table without them was measured ``per_class``)."""
     table = read_ending_corrections(table_path)
+    measured_with = table.provenance.get("settings", {})
     by_rank = measurements_by_rank(measurement_paths)
     boards = pd.read_csv(boards_tsv, sep="\t", keep_default_na=False)
     fitting_weights = boards[(boards["spot"] == spot.name) & (boards["heldout"].astype(str) != "True")] \
         .groupby("rank")["weight"].apply(lambda w: w.to_numpy(dtype=np.float64))
     rows = []
-    for e in arrived_endings(spot, sizing, base, win, tie, arrivals_tsv):
+    for e in arrived_endings(spot, sizing, base, win, tie, arrivals_tsv, measured_with.get("estimator", "per_class"),
+                             measured_with.get("floor_weight", 0.0)):
         row: dict[str, Any] = {"node": e.node, "reach": e.reach}
         measured = by_rank.get(e.rank, [])
         if e.node not in table.endings or not measured or e.model is None:
