@@ -163,6 +163,31 @@ def test_pooled_fits_on_the_floored_ranges_of_the_preflop_average_strategy(setti
     for got, want in zip((q_oop, q_ip, *weights), (*current, *average)):
         np.testing.assert_array_equal(got, want)
 
+def test_the_fitting_gaps_value_the_ranges_as_the_exchange_does(setting, equity_table):
+    """The report's gaps on the fitting flops value the model and the table against the ranges the
+    exchange measured the corrections against: under pooled, each class's reach floored."""
+    from pokerlab.solved.loop import valued_ranges
+
+    floor = 0.3  # large, so the floored ranges differ from the chart's
+    solve = _solve(setting, equity_table, estimator="pooled", floor_weight=floor)
+    solve.run(6)
+    table = solve.averaged_table({})
+    evaluate = solve.profile_measurements()[0]
+    (row,) = solve.fitting_gaps(table, evaluate)
+    (e,) = solve.endings
+    own = solve.own_reach(e, solve.preflop.reach_under(solve.preflop.average_sigma()))
+    solved = V.solved_class_values(evaluate[e.node], e.contrib)
+
+    def gaps(q_oop, q_ip):
+        model = V.model_class_values(solve.model_payoffs, e.row, e.seats, q_oop, q_ip, equity_table.win,
+                                     equity_table.tie)
+        return V.valuation_gaps(model, table.endings[e.node], solved, q_oop, q_ip)
+
+    gap, model_gap = gaps(*valued_ranges("pooled", *own, floor))
+    assert (row["gap_fitting_bb"], row["model_gap_bb"]) == (round(gap, 6), round(model_gap, 6))
+    assert abs(gaps(*(cards.CLASS_PRIOR * r for r in own))[0] - gap) > 1e-3  # unfloored, they differ
+
+
 @pytest.mark.parametrize("compression", [True, False])
 def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, compression):
     straight = _solve(setting, equity_table, compression=compression)
@@ -367,13 +392,13 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
 
     workflow_copy(tmp_path)
 
-    def run(iterations: int):
+    def run(iterations: int, target="solved_exchange"):
         (tmp_path / "over.yaml").write_text(
             "solve:\n  checkpoints: [200]\n"
             "solved:\n  spots: [{format: cash, seats: 2, depth: 8}]\n  estimator: per_class\n  endings: {max_per_spot: 1, min_reach: 0.01}\n"
             f"  boards: 1\n  heldout_boards: 0\n  exchange: {{every: 2, iterations: {iterations}, average: whole_run}}\n"
             f"  bet_trees:\n{ALLIN_TREES}\n")
-        return subprocess.run([sys.executable, "-m", "snakemake", "solved_exchange", "--cores", "1",
+        return subprocess.run([sys.executable, "-m", "snakemake", target, "--cores", "1",
                                "--configfile", "over.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
 
     out = run(4)
@@ -388,6 +413,18 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     assert [h["iteration"] for h in report["history"]] == [2, 4, 6]
     chart = read_result(tmp_path / "results/solved/exchange/cash/2max/8bb/result.json")
     assert chart["settings"]["solved_method"]["method"] == "exchange" and "history" in report, log
+    # the ship check: the spot solved as the default run would, under the exchange's table and start
+    out = run(6, "solved_exchange_check")
+    assert out.returncode == 0, out.stderr[-2000:]
+    check = read_result(tmp_path / "results/solved/exchange/check/cash/2max/8bb/result.json")
+    from pokerlab.io import sha256_file
+    start = check["settings"]["solved_endings"]["start"]
+    assert start["sha256"] == sha256_file(tmp_path / "results/solved/exchange/cash-2max-8bb.start.npz")
+    assert start["iteration"] == 6 and [h["iterations"] for h in check["history"]] == [6]
+    assert start["joint_exploitability_per_seat"] == report["exploitability_per_seat"]
+    assert check["settings"]["solved_endings"]["corrections_sha256"] == read_ending_corrections(
+        tmp_path / "results/solved/exchange/cash-2max-8bb.tsv").digest()
+    assert check["status"] in ("shipped", "rejected") and check["exploitability_bb"] > 0
 
 
 def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table, tmp_path):

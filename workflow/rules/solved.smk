@@ -23,6 +23,9 @@
 #                                                   ending (default heldout_boards: the plan's own held-out flops)
 #   solved_exchange_heldout   {method}/heldout/...  each held-out flop solved once with those ranges (its own job)
 #   solved_exchange_validate  {method}/...-heldout.json  the table's valuation gap on the held-out flops
+#   snakemake --cores 2 solved_exchange_check   the ship check: the spot solved as the default run would
+#   solved_check      {method}/check/...  solve it with this table and its start (in the table's game, judged at
+#                                         the start's iteration): result.json's status says whether the pair ships
 
 from pokerlab.solved.settings import SolvedSettings, base_postflop
 from pokerlab.solved.validate import heldout_keys, write_validation_boards
@@ -213,6 +216,44 @@ rule solved_exchange_validate:
         runtime=10,
     script:
         "../scripts/solved_exchange_validate.py"
+
+
+def solved_check_settings(wildcards):
+    """The solve settings of the default run, with the method's table folder as its solved tables."""
+    postflop = {**solved_base_postflop(), "model": "solved", "solved_tables": f"{SOLVED_DIR}/{wildcards.method}"}
+    return [{**solve_settings(config["solve"], {}), "postflop": postflop}]
+
+
+rule solved_exchange_check:
+    input:
+        [f"{SOLVED_DIR}/exchange/check/{s.name}/result.json" for s in SOLVED.spots] if SOLVED is not None else [],
+
+
+rule solved_check:
+    input:
+        **{k: v for k, v in solve_inputs().items() if k != "class_table"},
+        class_table=[solved_base_postflop()["class_table"]] if solved_base_postflop().get("model") == "v2" else [],
+        solved=[f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.tsv", f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.start.npz"],
+    output:
+        results=[f"{SOLVED_DIR}/{{method}}/check/{SPOT_PATH}/result.json"],
+        arrays=f"{SOLVED_DIR}/{{method}}/check/{SPOT_PATH}/result.npz",
+    params:
+        spots=lambda w: [spot_name(w.format, w.seats, w.depth)],
+        states=lambda w: [f"{SOLVED_DIR}/{w.method}/check/{SPOT_PATH}/solver_state.npz".format(**w)],
+        settings=solved_check_settings,
+    wildcard_constraints:
+        method="exchange|rounds",
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=lambda w: solve_resources(w.seats, {})["mem_mb"],
+        runtime=lambda w: solve_resources(w.seats, {})["runtime"],
+    log:
+        f"logs/solved/{{method}}/check_{SPOT_FILE}.log",
+    script:
+        "../scripts/solve_spot.py"
 
 
 rule solved_preflop:

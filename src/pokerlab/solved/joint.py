@@ -365,13 +365,14 @@ class JointSolve:
         the first of :meth:`profile_measurements`, taken from the resident solves if None): the mean
         absolute gap (bb, :func:`pokerlab.solved.values.valuation_gap`) between the solved class values
         and the model's (``model_gap_bb``), and the model plus ``table``'s (``gap_fitting_bb``), with the
-        conservation residual of those flops."""
+        conservation residual of those flops; the ranges valued as the exchange values them
+        (:func:`pokerlab.solved.loop.valued_ranges`)."""
         if evaluate is None:
             evaluate = self.profile_measurements()[0]
         reach = self.preflop.reach_under(self.preflop.average_sigma())
         rows = []
         for e in self.endings:
-            q_oop, q_ip = (CLASS_PRIOR * r for r in self.own_reach(e, reach))
+            q_oop, q_ip = valued_ranges(self.settings.estimator, *self.own_reach(e, reach), self.settings.floor_weight)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)
             solved = V.solved_class_values(evaluate[e.node], e.contrib)
             gap, model_gap = V.valuation_gaps(model, table.endings[e.node], solved, q_oop, q_ip)

@@ -43,7 +43,7 @@ from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved import values as V
 from pokerlab.solved.joint import JointSolve, Measured, flop_ranges, measured_after, measurement, write_outputs
-from pokerlab.solved.loop import empty_values
+from pokerlab.solved.loop import empty_values, valued_ranges
 from pokerlab.solved.settings import SolvedSettings, base_settings
 
 MODES = {"current": Mode.CURRENT, "evaluate": Mode.EVALUATE, "best_response": Mode.BEST_RESPONSE}
@@ -206,7 +206,8 @@ def round_gaps(solve: JointSolve, state_path: str | os.PathLike, arrivals_path: 
     zero in round 1; what the history's ``gap_before_bb`` measures on the fitting flops) and of the model
     alone, against the round's solved values under the postflop current strategies, on the fitting flops
     and on the held-out flops (``measurement_paths``: the round's flop files, held-out ones included), with
-    the ranges of the preflop current strategy. ``state_path``/``arrivals_path``: the round's preflop files;
+    the ranges of the preflop current strategy (valued as the exchange values them:
+    :func:`pokerlab.solved.loop.valued_ranges`). ``state_path``/``arrivals_path``: the round's preflop files;
     the means are weighted by each ending's reach (the product of the seats' arriving class masses)."""
     if not solve.load(state_path):
         raise ValueError(f"{state_path}: not the state of this spot's exchange rounds")
@@ -219,9 +220,10 @@ def round_gaps(solve: JointSolve, state_path: str | os.PathLike, arrivals_path: 
         frames[record["key"]] = (frame[frame["mode"] == "current"].drop(columns="mode").reset_index(drop=True), record)
     rows = []
     for e in solve.endings:
-        q_oop, q_ip = CLASS_PRIOR * own[e.node][0], CLASS_PRIOR * own[e.node][1]
+        q_oop, q_ip = valued_ranges(solve.settings.estimator, *own[e.node], solve.settings.floor_weight)
         model = V.model_class_values(solve.model_payoffs, e.row, e.seats, q_oop, q_ip, solve.win, solve.tie)
-        row: dict[str, Any] = {"node": e.node, "reach": float(q_oop.sum() * q_ip.sum())}
+        reach = float((CLASS_PRIOR * own[e.node][0]).sum() * (CLASS_PRIOR * own[e.node][1]).sum())
+        row: dict[str, Any] = {"node": e.node, "reach": reach}
         for kind, flops in (("fitting", e.flops), ("heldout", e.heldout)):
             found = [frames[f.key] for f in flops if f.key in frames]
             if found:
