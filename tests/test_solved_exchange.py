@@ -163,6 +163,22 @@ def test_pooled_fits_on_the_floored_ranges_of_the_preflop_average_strategy(setti
     for got, want in zip((q_oop, q_ip, *weights), (*current, *average)):
         np.testing.assert_array_equal(got, want)
 
+def test_the_log_says_how_long_the_rest_takes_at_the_recent_pace(setting, equity_table):
+    """Each exchange's log line gives the minutes left to the budget: the exchanges still to run (the
+    last one may be shorter) times the mean wall seconds of the last five; none after the last."""
+    import io
+
+    solve = _solve(setting, equity_table)
+    solve.log = io.StringIO()
+    solve.run(6)
+    lines = solve.log.getvalue().splitlines()
+    assert [("min left at this pace" in line) for line in lines] == [True, True, False]
+    solve.history = [{"wall_seconds": w} for w in (600.0, 60.0, 120.0, 60.0, 60.0, 60.0, 120.0)]
+    assert solve.iteration == 6
+    assert solve.minutes_left(11) == pytest.approx(3 * 84.0 / 60.0)  # 3 exchanges (2, 2, 1) x the last five's mean
+    assert solve.minutes_left(6) == 0.0
+
+
 def test_the_fitting_gaps_value_the_ranges_as_the_exchange_does(setting, equity_table):
     """The report's gaps on the fitting flops value the model and the table against the ranges the
     exchange measured the corrections against: under pooled, each class's reach floored."""

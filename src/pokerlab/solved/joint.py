@@ -428,11 +428,21 @@ class JointSolve:
             row["average_change"] = sigma_change(self.tree, sigma, self.measured_sigma, self.preflop.reach_under(sigma))
         self.measured_sigma = sigma
 
+    def minutes_left(self, until: int, recent: int = 5) -> float:
+        """Wall minutes to iteration ``until`` at the pace of the last ``recent`` exchanges (their mean
+        ``wall_seconds``); 0 when there is none left or no exchange to time."""
+        rows = self.history[-recent:]
+        if not rows or self.iteration >= until:
+            return 0.0
+        exchanges = -(-(until - self.iteration) // self.settings.exchange_every)
+        return exchanges * sum(r["wall_seconds"] for r in rows) / len(rows) / 60.0
+
     def log_row(self, row: dict[str, Any], until: int) -> None:
         if self.log is not None:
+            left = self.minutes_left(until)
             print(f"{self.spot.name}: iteration {row['iteration']}/{until}: corrections moved "
                   f"{row['correction_change_bb']:.3f} bb, gap {row['gap_before_bb']:.3f} bb "
-                  f"({row['wall_seconds']:.1f} s)"
+                  f"({row['wall_seconds']:.1f} s" + (f"; about {left:.0f} min left at this pace)" if left else ")")
                   + (f", joint exploitability {row['joint_gain_bb']} bb" if "joint_gain_bb" in row else ""),
                   file=self.log, flush=True)
 
