@@ -54,12 +54,24 @@ def solved_table_input(wildcards):
     return [f"{SOLVED_DIR}/i{k - 1}/measured/{SPOT_FILE}.tsv".format(**wildcards)] if k > 0 else []
 
 
+def solved_spot_settings(tables=None):
+    """The default run's solve settings on the base model, or under the solved tables in folder ``tables``."""
+    postflop = solved_base_postflop()
+    if tables is not None:
+        postflop = {**postflop, "model": "solved", "solved_tables": tables}
+    return [{**solve_settings(config["solve"], {}), "postflop": postflop}]
+
+
+def solved_spot_inputs():
+    """What a solve of the spot on the base model reads (rules solved_preflop and solved_check)."""
+    base = solved_base_postflop()
+    return {**{k: v for k, v in solve_inputs().items() if k != "class_table"},
+            "class_table": [base["class_table"]] if base.get("model") == "v2" else []}
+
+
 def solved_iteration_settings(wildcards):
     k = int(wildcards.k)
-    postflop = solved_base_postflop()
-    if k > 0:
-        postflop = {**postflop, "model": "solved", "solved_tables": f"{SOLVED_DIR}/i{k - 1}/measured"}
-    return [{**solve_settings(config["solve"], {}), "postflop": postflop}]
+    return solved_spot_settings(f"{SOLVED_DIR}/i{k - 1}/measured" if k > 0 else None)
 
 
 def solved_measurements(wildcards):
@@ -218,12 +230,6 @@ rule solved_exchange_validate:
         "../scripts/solved_exchange_validate.py"
 
 
-def solved_check_settings(wildcards):
-    """The solve settings of the default run, with the method's table folder as its solved tables."""
-    postflop = {**solved_base_postflop(), "model": "solved", "solved_tables": f"{SOLVED_DIR}/{wildcards.method}"}
-    return [{**solve_settings(config["solve"], {}), "postflop": postflop}]
-
-
 rule solved_exchange_check:
     input:
         [f"{SOLVED_DIR}/exchange/check/{s.name}/result.json" for s in SOLVED.spots] if SOLVED is not None else [],
@@ -231,8 +237,7 @@ rule solved_exchange_check:
 
 rule solved_check:
     input:
-        **{k: v for k, v in solve_inputs().items() if k != "class_table"},
-        class_table=[solved_base_postflop()["class_table"]] if solved_base_postflop().get("model") == "v2" else [],
+        **solved_spot_inputs(),
         solved=[f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.tsv", f"{SOLVED_DIR}/{{method}}/{SPOT_FILE}.start.npz"],
     output:
         results=[f"{SOLVED_DIR}/{{method}}/check/{SPOT_PATH}/result.json"],
@@ -240,7 +245,7 @@ rule solved_check:
     params:
         spots=lambda w: [spot_name(w.format, w.seats, w.depth)],
         states=lambda w: [f"{SOLVED_DIR}/{w.method}/check/{SPOT_PATH}/solver_state.npz".format(**w)],
-        settings=solved_check_settings,
+        settings=lambda w: solved_spot_settings(f"{SOLVED_DIR}/{w.method}"),
     wildcard_constraints:
         method="exchange|rounds",
         format="[a-z_]+",
@@ -258,8 +263,7 @@ rule solved_check:
 
 rule solved_preflop:
     input:
-        **{k: v for k, v in solve_inputs().items() if k != "class_table"},
-        class_table=[solved_base_postflop()["class_table"]] if solved_base_postflop().get("model") == "v2" else [],
+        **solved_spot_inputs(),
         solved=solved_table_input,
     output:
         results=[f"{SOLVED_DIR}/i{{k}}/preflop/{SPOT_PATH}/result.json"],
