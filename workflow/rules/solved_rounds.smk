@@ -27,9 +27,7 @@ def round_measurements(wildcards, r):
 
 
 def previous_round(wildcards):
-    if SOLVED.exchange_average != "whole_run":  # refused while the jobs are planned, before any of them runs
-        raise ValueError(f"solved.exchange.average: {SOLVED.exchange_average} needs the exchange in one process "
-                         "(snakemake solved_exchange); the rounds need average: whole_run")
+    SOLVED.require_whole_run_average()  # refused while the jobs are planned, before any of them runs
     r = int(wildcards.r)
     if r == 1:
         return {}

@@ -165,10 +165,8 @@ class JointSolve:
         if settings.floor_weight <= 0:
             raise ValueError("solved.floor_weight: the exchanging solve needs a positive floor (its postflop solves keep "
                              "the same combos while the ranges move)")
-        if not resident and settings.exchange_average != "whole_run":
-            raise ValueError(f"solved.exchange.average: {settings.exchange_average} needs the exchange in one process "
-                             "(snakemake solved_exchange): the rounds measure the chart's joint exploitability as "
-                             "they go, on the whole run's average")
+        if not resident:
+            settings.require_whole_run_average()
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
         self.resident = resident
         self.tree = build_tree(spot, sizing)

@@ -146,6 +146,14 @@ class SolvedSettings:
             raw=section,
         )
 
+    def require_whole_run_average(self) -> None:
+        """Raise a ValueError naming ``solved.exchange.average`` unless it is ``whole_run``: the rounds
+        (the exchange split into jobs) measure the chart's joint exploitability as they go, on the whole
+        run's average, so only the exchange in one process can average the second half."""
+        if self.exchange_average != "whole_run":
+            raise ValueError(f"solved.exchange.average: {self.exchange_average} needs the exchange in one process "
+                             "(snakemake solved_exchange); the rounds need average: whole_run")
+
     def postflop_iterations(self, preflop_iterations: int) -> int:
         """The postflop iterations of each flop in an exchange of ``preflop_iterations`` preflop ones."""
         return min(self.exchange_postflop, preflop_iterations)
