@@ -445,11 +445,12 @@ def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0][0])
     solved = result["settings"]["solved_endings"]
-    assert [h["iterations"] for h in result["history"]] == [400]
+    assert [h["iterations"] for h in result["history"]] == [800]
     assert solved["start"]["sha256"] == sha256_file(ROOT / "config/solved-endings/cash-2max-100bb.start.npz")
     assert solved["corrections_sha256"] == read_ending_corrections(
         ROOT / "config/solved-endings/cash-2max-100bb.tsv").digest()
-    assert result["tier_shares"]["flop_solved"] > 0.5
+    shares = result["tier_shares"]  # the three solved endings hold most of the deals that see a flop
+    assert shares["flop_solved"] > 0.4 and shares["flop_solved"] > 0.9 * (shares["flop_solved"] + shares["flop"])
 
 
 @pytest.mark.parametrize("with_start", [False, True])
@@ -519,7 +520,7 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
         spot = parse_spot_name(read_ending_corrections(path).spot)
         sizing = load_sizing(solve["sizing"]).as_dict(spot.depth)
         table = settings.solved_endings(spot, sizing)
-        assert table is not None and table.start is not None and table.start.iteration == 400
+        assert table is not None and table.start is not None and table.start.iteration == 800
         assert table.provenance["command"].startswith("snakemake --cores 2 solved_exchange")
     changed = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
                                         settings_sha256({**config["solved"], "boards": 5}))

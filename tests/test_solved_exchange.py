@@ -228,19 +228,27 @@ def test_a_saved_run_continues_bit_for_bit(setting, equity_table, tmp_path, comp
     assert [h["iteration"] for h in resumed.history] == [2, 4, 6]
 
 
-def test_a_run_continued_under_a_larger_budget_averages_only_its_second_half(setting, equity_table, tmp_path):
+@pytest.mark.parametrize("estimator", ["per_class", "pooled"])
+def test_a_run_continued_under_a_larger_budget_averages_only_its_second_half(setting, equity_table, tmp_path,
+                                                                            estimator):
     """A run of 4 iterations sums its exchange at 4; continued to 8 its table averages the exchanges at 6
-    and 8 alone, as a run of 8 from the start does (4 is in the first half of 8)."""
+    and 8 alone, as a run of 8 from the start does (4 is in the first half of 8), bit for bit: the
+    shorter budget's summing, its save and the resume leave the play as it was (pooled reads the
+    preflop average strategy too)."""
     longer = {"every": 2, "iterations": 8}
-    straight = _solve(setting, equity_table, exchange=longer)
+    straight = _solve(setting, equity_table, exchange=longer, estimator=estimator)
     straight.run(8)
-    first = _solve(setting, equity_table, exchange={"every": 2, "iterations": 4})
+    first = _solve(setting, equity_table, exchange={"every": 2, "iterations": 4}, estimator=estimator)
     first.run(4, tmp_path / "state.npz")
     assert first.summed == 1
-    extended = _solve(setting, equity_table, exchange=longer)
+    extended = _solve(setting, equity_table, exchange=longer, estimator=estimator)
     assert extended.load(tmp_path / "state.npz")
     extended.run(8)
     assert extended.summed == straight.summed == 2
+    played = ("iteration", "correction_change_bb", "gap_before_bb")
+    assert [[h[k] for k in played] for h in extended.history] == [[h[k] for k in played] for h in straight.history]
+    for name, array in straight.preflop.state().items():
+        np.testing.assert_array_equal(extended.preflop.state()[name], array, err_msg=name)
     table, reference = extended.averaged_table({}), straight.averaged_table({})
     for node, (d_oop, d_ip) in reference.endings.items():
         np.testing.assert_array_equal(table.endings[node][0], d_oop)

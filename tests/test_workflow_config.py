@@ -98,15 +98,21 @@ def test_every_preset_merged_over_the_default_passes_the_schema_and_the_checks(n
 def test_the_solved_presets_measure_what_they_name():
     """A preset's solved keys merge over the default's, so each solved preset names its estimator and
     average: the per-class heads-up preset measures the per-class table (the settings digest in that
-    table's provenance, measured before either key existed), and the rounds presets average the whole
-    run, which the rounds can do."""
+    table's provenance, measured before either key existed), the pooled heads-up preset the shipped
+    table (the default's digest), and the rounds presets average the whole run, which the rounds can do."""
     from pokerlab.solved.settings import SolvedSettings, settings_sha256
 
     assert settings_sha256(_preset("solved-exchange-hu100.yaml")["solved"]) == \
         "6aac5d851feea7bb634bcc8681e3dc63734cde47295a966fe8fc08b5f42690ab"
+    assert settings_sha256(_preset("solved-exchange-hu100-pooled.yaml")["solved"]) == \
+        settings_sha256(CONFIG["solved"])
     for name in ("solved-rounds-hu100.yaml", "solved-rounds-6max100.yaml", "solved-exchange-6max100.yaml"):
         settings = SolvedSettings.from_config(_preset(name)["solved"])
         assert (settings.estimator, settings.exchange_average) == ("per_class", "whole_run"), name
+    for name in ("solved-exchange-hu100-pooled.yaml", "solved-exchange-6max100-pooled.yaml"):
+        settings = SolvedSettings.from_config(_preset(name)["solved"])
+        assert (settings.estimator, settings.exchange_average, settings.exchange_iterations) == \
+            ("pooled", "second_half", 800), name
 
 
 def test_a_nested_preset_keeps_the_default_keys_it_does_not_name():
@@ -204,15 +210,15 @@ def test_a_workflow_with_such_a_value_stops_before_any_job(tmp_path):
 
 
 @pytest.mark.snakemake
-def test_the_rounds_refuse_an_average_they_cannot_take_before_any_job(tmp_path):
-    """The rounds measure the chart as they go, on the whole run's average: a second_half average stops
-    their dry run with the key and the way out; the rounds preset names whole_run."""
+def test_the_rounds_refuse_an_average_they_cannot_take_before_any_job():
+    """The rounds measure the chart as they go, on the whole run's average: the default's second_half
+    average stops their dry run with the key and the way out; the rounds preset names whole_run."""
     def dry_run(*args):
         return subprocess.run([sys.executable, "-m", "snakemake", "-n", "solved_rounds", *args],
                               capture_output=True, text=True, cwd=ROOT, timeout=300)
 
-    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solved": {"exchange": {"average": "second_half"}}}))
-    out = dry_run("--configfile", str(tmp_path / "c.yaml"))
+    assert CONFIG["solved"]["exchange"]["average"] == "second_half"
+    out = dry_run()
     assert out.returncode != 0
     assert "solved.exchange.average: second_half needs the exchange in one process" in out.stderr + out.stdout
     out = dry_run("--configfile", "config/presets/solved-rounds-hu100.yaml")
