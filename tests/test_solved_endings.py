@@ -507,17 +507,17 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
 
     from pokerlab.preflop.solve import postflop_constants_file
     from pokerlab.preflop.spot import parse_spot_name
-    from pokerlab.solved.settings import settings_sha256
+    from pokerlab.solved.settings import settings_sha256, spot_section
 
     monkeypatch.chdir(ROOT)
     config = _default_config()
     solve = config["solve"]
-    settings = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
-                                         settings_sha256(config["solved"]))
     tables = sorted(Path(solve["postflop"]["solved_tables"]).glob("*.tsv"))
     assert [t.name for t in tables] == ["cash-2max-100bb.tsv"]
     for path in tables:
         spot = parse_spot_name(read_ending_corrections(path).spot)
+        settings = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),
+                                             settings_sha256(spot_section(config["solved"], spot.name)))
         sizing = load_sizing(solve["sizing"]).as_dict(spot.depth)
         table = settings.solved_endings(spot, sizing)
         assert table is not None and table.start is not None and table.start.iteration == 800
@@ -541,6 +541,9 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     ({"validation_boards": 0}, "solved.validation_boards: 0 must be an integer in"),
     ({"validation_boards": "8"}, "solved.validation_boards: '8' must be an integer in"),
     ({"estimator": "shrunk"}, "solved.estimator: 'shrunk' must be one of"),
+    ({"spots": [{"format": "cash", "seats": 6, "depth": 100, "seed": 3}]}, r"solved.spots\[0\]: unknown key 'seed'"),
+    ({"spots": [{"format": "cash", "seats": 6, "depth": 100, "boards": 0}]},
+     r"solved.spots\[0\] \(cash/6max/100bb\): solved.boards: 0 must be an integer in"),
 ])
 def test_solved_settings_name_the_bad_key(change, message):
     from pokerlab.solved.settings import SolvedSettings
@@ -578,6 +581,33 @@ def test_pot_types_and_the_measuring_digest():
     assert SolvedSettings.from_config({**without, "exchange": {**exchange, "average": "whole_run"}}).sha256() == plain
     assert SolvedSettings.from_config({**without, "exchange": {**exchange, "average": "second_half"}}).sha256() != plain
 
+
+
+def test_a_spot_entry_sizes_its_own_measurement():
+    """An entry of solved.spots may set the keys that size its spot's measurement: that spot is measured
+    (and its table's digest taken) with them merged in, the other spots with the section's own, and a
+    spot measured alone under a section with those keys gets the same digest (so a preset that measures
+    one spot gives the table a default listing several spots takes)."""
+    from pokerlab.solved.settings import SolvedSettings, settings_sha256, spot_section, table_provenance
+
+    six = {"endings": {"max_per_spot": 6, "min_reach": 0.01}, "boards": 3, "heldout_boards": 1, "validation_boards": 4}
+    section = {**_solved_section(), "spots": [{"format": "cash", "seats": 2, "depth": 100},
+                                              {"format": "cash", "seats": 6, "depth": 100, **six}]}
+    heads_up = SolvedSettings.for_spot(section, "cash/2max/100bb")
+    six_max = SolvedSettings.for_spot(section, "cash/6max/100bb")
+    assert heads_up.sha256() == settings_sha256(_solved_section())
+    assert (heads_up.max_endings, heads_up.boards) == (_solved_section()["endings"]["max_per_spot"],
+                                                       _solved_section()["boards"])
+    assert (six_max.max_endings, six_max.boards, six_max.heldout_boards, six_max.validation_boards) == (6, 3, 1, 4)
+    assert six_max.spot_names == ["cash/6max/100bb"] and len(six_max.job_keys()) == 6 * (3 + 1)
+    alone = {**_solved_section(), **six, "spots": [{"format": "cash", "seats": 6, "depth": 100}]}
+    assert six_max.sha256() == settings_sha256(spot_section(section, "cash/6max/100bb")) == settings_sha256(alone)
+    assert six_max.sha256() != heads_up.sha256()
+    assert table_provenance({"solved": section}, "cmd", "cash/6max/100bb")["settings"]["boards"] == 3
+    assert table_provenance({"solved": section}, "cmd", "cash/2max/100bb")["settings"]["boards"] == \
+        _solved_section()["boards"]
+    # a spot the section does not list is measured with the section's own keys
+    assert SolvedSettings.for_spot(section, "cash/9max/100bb").sha256() == heads_up.sha256()
 
 
 def test_the_base_model_and_the_constants_file_of_a_postflop_section():

@@ -226,6 +226,29 @@ def test_the_rounds_refuse_an_average_they_cannot_take_before_any_job():
 
 
 @pytest.mark.snakemake
+def test_each_solved_spot_gets_the_jobs_its_entry_sizes(tmp_path):
+    """An entry of solved.spots that sets its own endings and flops gets that many postflop and held-out
+    jobs; the other spot keeps the section's."""
+    for name in ("Snakefile", "workflow", "config", "src"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    six = {"format": "cash", "seats": 6, "depth": 100, "endings": {"max_per_spot": 2, "min_reach": 0.01},
+           "boards": 1, "heldout_boards": 1, "validation_boards": 2}
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({"solved": {
+        "spots": [{"format": "cash", "seats": 2, "depth": 100}, six], "outer_iterations": 1}}))
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "solved_tables",
+                          "solved_exchange_validation", "--configfile", "c.yaml"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out.stdout, re.M))
+    solved = CONFIG["solved"]
+    endings, boards = solved["endings"]["max_per_spot"], solved["boards"] + solved["heldout_boards"]
+    validation = solved["validation_boards"] or solved["heldout_boards"]
+    assert counts["solved_postflop"] == str(endings * boards + 2 * (1 + 1))
+    assert counts["solved_exchange_heldout"] == str(endings * validation + 2 * 2)
+    assert counts["solved_exchange_solve"] == "2"
+
+
+@pytest.mark.snakemake
 def test_the_release_depends_on_the_verified_equity_table():
     """Reliability #3: `snakemake -n release` of the quick config listed no equity check at all."""
     out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--forceall", "release", "--configfile",

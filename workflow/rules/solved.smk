@@ -27,10 +27,11 @@
 #   solved_check      {method}/check/...  solve it with this table and its start (in the table's game, judged at
 #                                         the start's iteration): result.json's status says whether the pair ships
 
-from pokerlab.solved.settings import SolvedSettings, base_postflop
+from pokerlab.solved.settings import SolvedSettings, base_postflop, spot_section
 from pokerlab.solved.validate import heldout_keys, write_validation_boards
 
 SOLVED = SolvedSettings.from_config(config["solved"]) if "solved" in config else None  # errors name the key
+# Per spot: an entry of solved.spots may size its own measurement (endings, boards, ...: SPOT_KEYS).
 SOLVED_DIR = "results/solved"
 SPOT_PATH = "{format}/{seats}max/{depth}bb"
 SPOT_FILE = "{format}-{seats}max-{depth}bb"
@@ -39,8 +40,16 @@ SOLVED_PLAN_KEYS = ("endings", "boards", "heldout_boards", "seed")
 SOLVED_SOLVE_KEYS = ("bet_trees", "accuracy_pct_pot", "max_iterations", "compression", "floor_weight")
 
 
+def solved_for(wildcards):
+    """The solved settings that measure the spot of ``wildcards`` (its entry's own keys merged in)."""
+    return SolvedSettings.for_spot(config["solved"], spot_name(wildcards.format, wildcards.seats, wildcards.depth))
+
+
 def solved_param(keys):
-    return json.dumps({k: config["solved"].get(k) for k in keys}, sort_keys=True)
+    def param(wildcards):
+        section = spot_section(config["solved"], spot_name(wildcards.format, wildcards.seats, wildcards.depth))
+        return json.dumps({k: section.get(k) for k in keys}, sort_keys=True)
+    return param
 
 
 def solved_base_postflop():
@@ -76,7 +85,7 @@ def solved_iteration_settings(wildcards):
 
 def solved_measurements(wildcards):
     return [f"{SOLVED_DIR}/i{wildcards.k}/solves/{SPOT_PATH}/{key}.parquet".format(**wildcards)
-            for key in SOLVED.job_keys()]
+            for key in solved_for(wildcards).job_keys()]
 
 
 def solved_final_paths():
@@ -119,7 +128,7 @@ rule solved_exchange_solve:
         depth="[0-9]+(\\.[0-9]+)?",
     threads: 64  # scaled down to --cores; the postflop solves give the same bytes on any thread count
     resources:
-        mem_mb=lambda w: SOLVED.max_memory_mb * SOLVED.max_endings * SOLVED.boards + 2000,
+        mem_mb=lambda w: SOLVED.max_memory_mb * solved_for(w).max_endings * solved_for(w).boards + 2000,
         runtime=7 * 24 * 60,
     log:
         f"logs/solved/exchange_{SPOT_FILE}.log",
@@ -172,7 +181,7 @@ rule solved_validation_boards:
         mem_mb=1000,
         runtime=10,
     run:
-        write_validation_boards(input.endings, SOLVED, output.boards)
+        write_validation_boards(input.endings, solved_for(wildcards), output.boards)
 
 
 rule solved_exchange_heldout:
@@ -199,9 +208,9 @@ rule solved_exchange_heldout:
 
 
 def solved_heldout_measurements(wildcards):
+    spot, settings = spot_name(wildcards.format, wildcards.seats, wildcards.depth), solved_for(wildcards)
     return [f"{SOLVED_DIR}/{{method}}/heldout/{SPOT_PATH}/{key.split('/', 3)[3]}.parquet".format(**wildcards)
-            for key in heldout_keys(spot_name(wildcards.format, wildcards.seats, wildcards.depth), SOLVED.max_endings,
-                                    SOLVED.boards, SOLVED.validation_boards)]
+            for key in heldout_keys(spot, settings.max_endings, settings.boards, settings.validation_boards)]
 
 
 rule solved_exchange_validate:

@@ -15,15 +15,16 @@ ROUND_WILDCARDS = {"format": "[a-z_]+", "seats": "[0-9]+", "depth": "[0-9]+(\\.[
                    "rank": "[0-9]+", "board": "[0-9]+"}
 
 
-def round_flop_names(heldout=False):
+def round_flop_names(wildcards, heldout=False):
     """e{rank}/b{board} of every fitting flop the plan can hold (ranks a spot lacks write empty files),
     and with ``heldout`` of every held-out flop too."""
-    boards = SOLVED.boards + (SOLVED.heldout_boards if heldout else 0)
-    return [f"e{e}/b{b}" for e in range(SOLVED.max_endings) for b in range(boards)]
+    settings = solved_for(wildcards)
+    boards = settings.boards + (settings.heldout_boards if heldout else 0)
+    return [f"e{e}/b{b}" for e in range(settings.max_endings) for b in range(boards)]
 
 
 def round_measurements(wildcards, r):
-    return [f"{ROUNDS_DIR}/r{r}/{name}.parquet".format(**wildcards) for name in round_flop_names()] if r >= 1 else []
+    return [f"{ROUNDS_DIR}/r{r}/{name}.parquet".format(**wildcards) for name in round_flop_names(wildcards)] if r >= 1 else []
 
 
 def previous_round(wildcards):
@@ -137,7 +138,7 @@ def round_files(wildcards):
     """Every round's preflop state, arrivals and flop measurements, held-out flops included (their own
     chain of solved_round_flop jobs, which no preflop round reads)."""
     return [f"{ROUNDS_DIR}/r{r}/{name}".format(**wildcards) for r in range(1, len(ROUNDS) + 1)
-            for name in ["preflop.npz", "arrivals.npz"] + [f"{n}.parquet" for n in round_flop_names(heldout=True)]]
+            for name in ["preflop.npz", "arrivals.npz"] + [f"{n}.parquet" for n in round_flop_names(wildcards, heldout=True)]]
 
 
 rule solved_rounds_report:

@@ -9,12 +9,11 @@ import time
 from pokerlab.job_log import job_cpu_line
 from pokerlab.preflop.solve import SolveSettings, solve_spot_to_file, solve_timing_line
 from pokerlab.preflop.spot import parse_spot_name
-from pokerlab.solved.settings import settings_sha256
+from pokerlab.solved.settings import settings_sha256, spot_section
 
 constants = snakemake.input.get("constants")  # noqa: F821 (snakemake injects it; only with solve.postflop.source file or fit)
 constants = (constants[0] if constants else None) if isinstance(constants, list) else constants
-# model solved: a table measured with other settings than the config's solved section is refused
-solved_sha256 = settings_sha256(snakemake.config["solved"]) if "solved" in snakemake.config else None  # noqa: F821
+solved = snakemake.config.get("solved")  # noqa: F821
 # read here, not a rule parameter, so that changing it re-runs no solve
 keep_state = bool(snakemake.config["solve"].get("keep_states", False))  # noqa: F821
 jobs = zip(snakemake.params.spots, snakemake.params.settings, snakemake.output.results,  # noqa: F821
@@ -24,6 +23,8 @@ for name, settings, result_path, state_path, log_path in jobs:
         sys.stderr.close()  # the previous spot's log
     sys.stderr = open(log_path, "w")
     wall, cpu = time.perf_counter(), sum(os.times()[:2])
+    # model solved: a table measured with other settings than the config's solved section gives the spot is refused
+    solved_sha256 = settings_sha256(spot_section(solved, name)) if solved is not None else None
     solve_spot_to_file(
         parse_spot_name(name), snakemake.input.table, snakemake.input.sizing,  # noqa: F821
         SolveSettings.from_config(settings, constants, solved_sha256), result_path, state_path=state_path,

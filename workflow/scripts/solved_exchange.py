@@ -19,5 +19,5 @@ solve = spot_solve(config, snakemake.params.base, i.constants[0] if i.constants 
 if solve.load(snakemake.params.state):  # noqa: F821
     print(f"resumed at iteration {solve.iteration}", file=sys.stderr, flush=True)
 solve.run(solve.settings.exchange_iterations, snakemake.params.state)  # noqa: F821
-write_outputs(solve, table_provenance(config, snakemake.params.command), o.table, o.chart, o.report)  # noqa: F821
+write_outputs(solve, table_provenance(config, snakemake.params.command, solve.spot.name), o.table, o.chart, o.report)  # noqa: F821
 print(job_cpu_line(), file=sys.stderr)

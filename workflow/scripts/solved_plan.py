@@ -5,5 +5,5 @@ from pokerlab.solved.loop import write_ending_plan
 from pokerlab.solved.settings import SolvedSettings
 
 write_ending_plan(snakemake.input.result, snakemake.params.spot, load_sizing(snakemake.input.sizing),  # noqa: F821
-                  SolvedSettings.from_config(snakemake.config["solved"]),  # noqa: F821
+                  SolvedSettings.for_spot(snakemake.config["solved"], snakemake.params.spot),  # noqa: F821
                   snakemake.output.spots, snakemake.output.endings, snakemake.output.boards)  # noqa: F821

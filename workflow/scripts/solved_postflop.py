@@ -8,6 +8,7 @@ from pokerlab.solved.settings import SolvedSettings
 
 sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (snakemake injects it)
 solve_ending_job(snakemake.input.endings, snakemake.input.boards, snakemake.params.key,  # noqa: F821
-                 SolvedSettings.from_config(snakemake.config["solved"]), snakemake.output.measurement,  # noqa: F821
+                 SolvedSettings.for_spot(snakemake.config["solved"], snakemake.params.key.rsplit("/", 2)[0]),  # noqa: F821
+                 snakemake.output.measurement,  # noqa: F821
                  threads=snakemake.threads)  # noqa: F821
 print(job_cpu_line(), file=sys.stderr)

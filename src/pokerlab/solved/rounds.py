@@ -270,5 +270,5 @@ def spot_solve(config: dict[str, Any], base_postflop: dict[str, Any], constants:
     ``base_postflop`` (``solve.postflop`` without the solved tables), the plan's endings and boards."""
     base, table = base_settings(config, base_postflop, constants), load_equity_table(equity_path)
     return JointSolve(parse_spot_name(spot_name), load_sizing(sizing_path), base, table.win, table.tie,
-                      SolvedSettings.from_config(config["solved"]), endings_tsv, boards_tsv, log=log,
+                      SolvedSettings.for_spot(config["solved"], spot_name), endings_tsv, boards_tsv, log=log,
                       resident=resident)

@@ -32,6 +32,10 @@ EXCHANGE_AVERAGES = ("whole_run", "second_half")
 """Which preflop iterations an exchange's chart (and the start shipped with its table) averages: all of
 them, or those of the second half, the exchanges the table averages (``solved.exchange.average``; the
 in-process exchange only)."""
+SPOT_KEYS = ("endings", "boards", "heldout_boards", "validation_boards")
+"""The keys an entry of ``solved.spots`` may set for its own spot beside ``format``, ``seats`` and ``depth``:
+what sizes a spot's measurement (a six-handed spot has more endings worth re-valuing than a heads-up one).
+:func:`spot_section` merges them over the section's own."""
 ESTIMATORS = ("per_class", "pooled")
 """How an ending's corrections are read from its flops: each class's own mean, or the control-variate
 fit across classes (:func:`pokerlab.solved.values.pooled_class_values`)."""
@@ -84,6 +88,8 @@ class SolvedSettings:
 
     @classmethod
     def from_config(cls, section: Any) -> "SolvedSettings":
+        """The section's settings; a spot's own (its entry's :data:`SPOT_KEYS` merged in) are
+        :meth:`for_spot`'s. Every spot's merged settings are checked here, naming the entry."""
         if not isinstance(section, dict):
             raise ValueError("solved: expected a mapping")
         spots = section.get("spots")
@@ -94,6 +100,15 @@ class SolvedSettings:
             if spot.format not in CHIP_FORMATS:
                 raise ValueError(f"solved.spots[{i}]: format {spot.format!r}; solved endings are measured for the "
                                  f"chip formats {list(CHIP_FORMATS)} only")
+            unknown = sorted(set(spots[i]) - {"format", "seats", "depth", *SPOT_KEYS})
+            if unknown:
+                raise ValueError(f"solved.spots[{i}]: unknown key {unknown[0]!r}; an entry names format, seats and "
+                                 f"depth and may set {list(SPOT_KEYS)} for its spot")
+            if set(spots[i]) & set(SPOT_KEYS):
+                try:
+                    cls.from_config(spot_section(section, spot.name))
+                except ValueError as exc:
+                    raise ValueError(f"solved.spots[{i}] ({spot.name}): {exc}") from None
         endings = section.get("endings")
         if not isinstance(endings, dict):
             raise ValueError("solved.endings: expected a mapping with max_per_spot and min_reach")
@@ -146,6 +161,13 @@ class SolvedSettings:
             raw=section,
         )
 
+    @classmethod
+    def for_spot(cls, section: dict, name: str) -> "SolvedSettings":
+        """The settings that measure spot ``name`` (``cash/6max/100bb``): the section with the spot's
+        entry's :data:`SPOT_KEYS` merged in (:func:`spot_section`)."""
+        cls.from_config(section)
+        return cls.from_config(spot_section(section, name))
+
     def require_whole_run_average(self) -> None:
         """Raise a ValueError naming ``solved.exchange.average`` unless it is ``whole_run``: the rounds
         (the exchange split into jobs) measure the chart's joint exploitability as they go, on the whole
@@ -181,6 +203,16 @@ class SolvedSettings:
         return settings_sha256(self.raw)
 
 
+def spot_section(section: dict, name: str) -> dict:
+    """The ``solved`` section as spot ``name`` is measured: its entry's :data:`SPOT_KEYS` merged over the
+    section's own, and the spot list that spot alone (a spot not listed gets the section's own keys)."""
+    for entry in section.get("spots") or []:
+        if isinstance(entry, dict) and parse_spot_list([entry], "solved.spots")[0].name == name:
+            own = {k: entry[k] for k in SPOT_KEYS if k in entry}
+            return {**section, **own, "spots": [{k: entry[k] for k in ("format", "seats", "depth")}]}
+    return dict(section)
+
+
 def settings_sha256(section: dict) -> str:
     """SHA-256 of a ``solved`` config section's measuring keys (:data:`MEASURING_KEYS`)."""
     what = {k: section.get(k) for k in MEASURING_KEYS}
@@ -206,7 +238,8 @@ def base_settings(config: dict[str, Any], base_postflop: dict[str, Any], constan
     return SolveSettings.from_config({**config["solve"], "postflop": base_postflop}, constants)
 
 
-def table_provenance(config: dict[str, Any], command: str) -> dict[str, Any]:
-    """What a measured table records of its making: the ``command`` that re-measures it and the workflow
-    ``config``'s ``solved`` section but its spot list."""
-    return {"command": command, "settings": {k: config["solved"].get(k) for k in sorted(config["solved"]) if k != "spots"}}
+def table_provenance(config: dict[str, Any], command: str, spot: str) -> dict[str, Any]:
+    """What the table of ``spot`` records of its making: the ``command`` that re-measures it and the
+    workflow ``config``'s ``solved`` section as that spot is measured (:func:`spot_section`) but its spot list."""
+    section = spot_section(config["solved"], spot)
+    return {"command": command, "settings": {k: section.get(k) for k in sorted(section) if k != "spots"}}
