@@ -336,6 +336,26 @@ def test_readout_is_consistent(heads_up_100bb):
     assert np.allclose(root.action_ev[:, 0], -0.5)
 
 
+def test_a_node_the_actor_never_plays_to_arrives_with_the_prior(equity_table, monkeypatch):
+    """An average strategy that never limps (a second-half average can zero an action out) leaves the
+    small blind's nodes after its limp unreached by its own play: they arrive with the deal's prior,
+    where the division by its own reach gives 0 / 0; every node's arrival stays a distribution."""
+    solver = make_solver(equity_table, Spot("cash", 2, 100))
+    solver.iterate(20)
+    sigma = solver.average_sigma()
+    limp, raise_ = solver.tree.index["C"], solver.tree.index["R"]
+    sigma[raise_] += sigma[limp]  # every limp becomes a raise
+    sigma[limp] = 0.0
+    monkeypatch.setattr(solver, "average_sigma", lambda: sigma)
+    nodes = read_out(solver).nodes
+    unreached = [node for node in nodes if node.id.startswith("C") and node.actor == 0]
+    assert unreached and all(node.class_reach.max() == 0.0 for node in unreached)
+    for node in unreached:
+        np.testing.assert_array_equal(node.arrive_with, solver.prior)
+    for node in nodes:
+        assert np.isfinite(node.arrive_with).all() and node.arrive_with.sum() == pytest.approx(1.0)
+
+
 def test_current_strategies_sum_to_one_on_a_six_max_tree(equity_table):
     solver = make_solver(equity_table, Spot("mtt", 6, 20))
     solver.iterate(3)

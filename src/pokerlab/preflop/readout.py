@@ -6,7 +6,8 @@ One pass over the tree under the average strategy gives, per decision node:
 * ``action_ev`` (m x actions): the actor's EV of each action in bb, conditional on arriving at
   the node holding the class (the other seats' ranges at the node fixed by the average);
 * ``node_ev`` (m,): the same for the node, equal to the strategy-weighted action EVs;
-* ``arrive_with`` (m,): the probability the actor holds each class given the node is reached;
+* ``arrive_with`` (m,): the probability the actor holds each class given the node is reached (the
+  deal's prior at a node the actor's own strategy never plays to);
 * ``class_reach`` (m,): the probability that the actor, holding the class, plays to the node
   (its own actions only; 1 for every class at its first decision);
 * ``reach``: the probability the table reaches the node (a share of deals);
@@ -71,7 +72,9 @@ def read_out(solver: Solver) -> Readout:
         with np.errstate(invalid="ignore", divide="ignore"):
             action_ev = values[seat][children].T / others
             node_ev = values[seat][h] / others
-            arrive = prior * reach[seat, h] / totals[seat, h]
+            # a node the actor's own strategy never plays to (a second-half average can leave one) arrives
+            # with the deal's prior: the condition is impossible, and the chart needs a distribution
+            arrive = prior * reach[seat, h] / totals[seat, h] if totals[seat, h] > 0 else prior.copy()
         nodes.append(NodeReadout(node.id, seat, node.actions, node.capped, float(table_reach[h]),
                                  sigma[children].T.copy(), action_ev, node_ev, arrive, reach[seat, h].copy()))
     ending_reach = table_reach[solver.payoffs.nodes]
