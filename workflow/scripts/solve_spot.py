@@ -23,7 +23,7 @@ for name, settings, result_path, state_path, log_path in jobs:
         sys.stderr.close()  # the previous spot's log
     sys.stderr = open(log_path, "w")
     wall, cpu = time.perf_counter(), sum(os.times()[:2])
-    # model solved: a table measured with other settings than the config's solved section gives the spot is refused
+    # model solved: a table is refused unless measured with the settings the config's solved section gives its spot
     solved_sha256 = settings_sha256(spot_section(solved, name)) if solved is not None else None
     solve_spot_to_file(
         parse_spot_name(name), snakemake.input.table, snakemake.input.sizing,  # noqa: F821
