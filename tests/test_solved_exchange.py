@@ -492,6 +492,9 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     zero = np.zeros(cards.N_CLASSES)
     plain = report_with({e.node: (zero, zero)})
     assert plain["gap_heldout_bb"] == plain["model_gap_heldout_bb"] > 0
+    assert plain["verdict"] == {"ships": False, "reasons": [
+        f"the table's held-out gap {plain['gap_heldout_bb']:g} bb is not below the model's "
+        f"{plain['model_gap_heldout_bb']:g} bb"]}
     assert "sampling_gap_bb" not in plain and "flop_spread_bb" not in plain["endings"][0]  # one flop: no spread
     q_oop, q_ip = (cards.CLASS_PRIOR * reach[s, k] for s in e.seats)
     solved = V.solved_class_values([(frame, record)], e.contrib)
@@ -500,6 +503,17 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     fitted = report_with({e.node: (d_oop, d_ip)})
     assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
     assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
+    assert fitted["verdict"] == {"ships": True, "reasons": []}
+    # a chart that no longer reaches an ending of its table: that table may not ship, however it values the rest
+    kept = (tmp_path / "arrivals.tsv").read_bytes()
+    arrived = pd.read_csv(tmp_path / "arrivals.tsv", sep="\t", keep_default_na=False)
+    arrived.loc[0, "reach"] = 0.0
+    arrived.to_csv(tmp_path / "arrivals.tsv", sep="\t", index=False)
+    unreached = report_with({e.node: (d_oop, d_ip)})
+    assert unreached["endings"][0]["skipped"] == "not reached by the chart"
+    assert unreached["verdict"] == {"ships": False, "reasons": [f"{e.node}: in the table but not reached by the chart",
+                                                                "no ending valued on held-out flops"]}
+    (tmp_path / "arrivals.tsv").write_bytes(kept)
     assert report_with({"X": (zero, zero)})["endings"][0]["skipped"] == "not in the table"
     # a pooled table was measured against the floored ranges its provenance names: valued against them
     from pokerlab.solved.loop import valued_ranges

@@ -12,7 +12,8 @@ Its plan also holds ``heldout_boards`` flops per ending that no exchange touches
 3. :func:`validation_report`: per ending, the mean absolute gap (bb) between the class values the
    table pays (model plus corrections, against the arriving ranges) and the held-out solved values,
    beside the gap of the model alone. A table that generalises closes most of the model's gap on
-   held-out flops; one fitted to the noise of a few flops does not.
+   held-out flops; one fitted to the noise of a few flops does not. Its ``verdict``
+   (:func:`validation_verdict`) says whether the table may ship.
 
 Class values differ from flop to flop, so even a table exact for the ending's whole flop population
 shows a gap on a few held-out flops. With two or more held-out flops the report also gives that
@@ -165,5 +166,21 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
     for key in ("model_gap_heldout_bb", "gap_heldout_bb", "flop_spread_bb", "sampling_gap_bb"):
         if weight > 0 and all(key in r for r in valued):
             report[key] = round(sum(r["reach"] * r[key] for r in valued) / weight, FIGURE_DECIMALS)
+    report["verdict"] = validation_verdict(report)
     write_json_atomic(out_path, report)
     return report
+
+
+def validation_verdict(report: dict[str, Any]) -> dict[str, Any]:
+    """Whether the held-out check lets the table ship, and why not: every ending the table values must be
+    reached by its own chart (a chart that stops reaching an ending leaves it valued from the floor's
+    ranges alone), and over the endings valued, reach-weighted, the table must value the held-out flops
+    better than the model. The ship check (the chart under the bar in the table's game) is the other gate."""
+    reasons = [f"{r['node']}: in the table but not reached by the chart" for r in report["endings"]
+               if r.get("skipped") == "not reached by the chart"]
+    gap, model_gap = report.get("gap_heldout_bb"), report.get("model_gap_heldout_bb")
+    if gap is None or model_gap is None:
+        reasons.append("no ending valued on held-out flops")
+    elif gap >= model_gap:
+        reasons.append(f"the table's held-out gap {gap:g} bb is not below the model's {model_gap:g} bb")
+    return {"ships": not reasons, "reasons": reasons}
