@@ -98,23 +98,49 @@ def test_an_exchange_pays_every_class_its_measured_value(setting, equity_table):
     assert solve.history[-1]["iteration"] == 2
 
 
+def _measured(solve, e, mode, pooled):
+    return {e.node: [(measurement(f.solver, mode, pooled), {"board_weight": f.weight}) for f in e.flops]}
+
+
 @pytest.mark.parametrize("estimator", ["per_class", "pooled"])
 def test_an_ending_the_current_strategies_do_not_reach_keeps_its_corrections(setting, equity_table, estimator):
+    """Neither seat brings a hand (either estimator), or one does not under per_class (whose ranges are
+    not floored): the corrections stay."""
+    pooled = estimator == "pooled"
     solve = _solve(setting, equity_table, estimator=estimator)
     solve.exchange(2)
     (e,) = solve.endings
     before = [d.copy() for d in solve.corrections[e.node]]
     reach = solve.preflop.reach_under(solve.preflop.sigma)
-    reach[e.seats[0], solve.tree.index[e.node]] = 0.0  # the first seat brings no hand there
-    pooled = estimator == "pooled"
-    measured = {e.node: [(measurement(f.solver, Mode.CURRENT, pooled), {"board_weight": f.weight}) for f in e.flops]}
-    row = solve.take_measurements(reach, measured, 0.0, 0.0)
+    k = solve.tree.index[e.node]
+    reach[list(e.seats) if pooled else e.seats[0], k] = 0.0
+    row = solve.take_measurements(reach, _measured(solve, e, Mode.CURRENT, pooled), 0.0, 0.0)
     assert all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
     assert row["correction_change_bb"] == 0.0 and row["iteration"] == 2
     # ... and one they reach is re-measured by either estimator (here on the average strategy's values)
-    measured = {e.node: [(measurement(f.solver, Mode.EVALUATE, pooled), {"board_weight": f.weight}) for f in e.flops]}
-    solve.take_measurements(solve.preflop.reach_under(solve.preflop.sigma), measured, 0.0, 0.0)
+    solve.take_measurements(solve.preflop.reach_under(solve.preflop.sigma), _measured(solve, e, Mode.EVALUATE, pooled),
+                            0.0, 0.0)
     assert not all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
+
+
+@pytest.mark.parametrize("absent", [0, 1])
+def test_under_pooled_a_seat_that_brings_no_hand_is_valued_at_the_floor(setting, equity_table, absent):
+    """Under pooled an ending one seat does not reach is measured all the same: the absent seat's classes
+    at the floor weight, as the postflop solves face them, against the other seat's range; the same
+    corrections as when it brings every class at half the floor. Keeping the corrections of the exchange
+    before the range emptied is a trap: the seat is priced out by a stale table and never comes back."""
+    tables = []
+    for share in (0.0, 0.5):
+        solve = _solve(setting, equity_table, estimator="pooled")
+        solve.exchange(2)
+        (e,) = solve.endings
+        before = np.concatenate(solve.corrections[e.node])
+        reach = solve.preflop.reach_under(solve.preflop.sigma)
+        reach[e.seats[absent], solve.tree.index[e.node]] = share * solve.settings.floor_weight
+        row = solve.take_measurements(reach, _measured(solve, e, Mode.EVALUATE, True), 0.0, 0.0)
+        tables.append(np.concatenate(solve.corrections[e.node]))
+        assert row["correction_change_bb"] > 0 and not np.array_equal(tables[-1], before)
+    assert np.array_equal(tables[0], tables[1])
 
 
 def test_pooled_measures_the_model_against_the_floored_ranges_the_solves_face(setting, equity_table):
