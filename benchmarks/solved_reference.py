@@ -7,12 +7,14 @@
    iterations; per exchange interval, the composed average profile's joint-game exploitability, with
    the postflop solvers iterating as often as the preflop one, or 1/2 and 1/4 as often
    (``--postflop-shares``; ``exchange.postflop_every`` of the solved settings).
+   Then the same with the postflop solvers facing the preflop *average* strategy's ranges (``--ranges-average``
+   intervals), the alternative to the current ranges that cannot empty.
 3. Shipping an exchange: its averaged table with its preflop state as the start. The start's
    exploitability in the game the table defines, and what continuing CFR+ there does to the
    exploitability in the joint game, against a solve of the table's game from zero.
 
     python benchmarks/solved_reference.py [--outer 12] [--dampings 1,0.5,0.2] [--exchanges 1,5,10,30,100]
-        [--postflop-shares 1,2,4] [--joint-iterations 3000]
+        [--postflop-shares 1,2,4] [--joint-iterations 3000] [--ranges-average 1,10]
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def main() -> None:
     parser.add_argument("--joint-iterations", type=int, default=3000, help="iterations of the exchanging runs")
     parser.add_argument("--postflop-shares", default="1",
                         help="postflop iterations per exchange as 1/k of the exchange interval, for each k listed")
+    parser.add_argument("--ranges-average", default="1,10",
+                        help="exchange intervals also run with the postflop solvers facing the preflop average's ranges")
     args = parser.parse_args()
     prior = np.full(M, 1.0 / M)
     root = preflop_tree(M, STACK)
@@ -59,6 +63,10 @@ def main() -> None:
             print(f"  every {exchange:>3} iterations ({len(fp.changes):>4} exchanges), postflop {exchange // share:>3} "
                   f"per exchange: joint exploitability {exploitability(root, fp.strategy, prior):.5f} bb "
                   f"({time.perf_counter() - start:.1f} s)")
+    for exchange in (int(x) for x in args.ranges_average.split(",") if x):
+        fp = exchange_iteration(M, STACK, args.joint_iterations, exchange, ranges="average")
+        print(f"  every {exchange:>3} iterations, postflop facing the preflop average's ranges: joint exploitability "
+              f"{exploitability(root, fp.strategy, prior):.5f} bb", flush=True)
     print("shipping an exchange (its second-half averaged table and its preflop state as the start); "
           "exploitability in the table's game / in the joint game, bb:")
     for exchange in (int(x) for x in args.exchanges.split(",")):

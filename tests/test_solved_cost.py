@@ -52,3 +52,30 @@ def test_calibration_without_jobs_for_an_ending_names_the_folder(tmp_path):
 def test_a_calibration_prices_a_job_of_its_own_tree_at_its_measured_mean():
     cal = Calibration("s", 3, {0: 27.0}, {0: 54}, {0: 5000}, 2.5, fixed_cpu=11.0)
     assert price_flop_job(cal, 5000) == pytest.approx(27.0)
+
+
+def test_an_exchange_calibration_prices_a_cell_iteration_from_the_jobs_cpu(tmp_path):
+    import json
+
+    from pokerlab.solved.cost import read_exchange_calibration
+
+    report = tmp_path / "cash-2max-100bb.json"
+    report.write_text(json.dumps({"history": [{"iteration": 10, "cpu_seconds": 100.0},
+                                              {"iteration": 20, "cpu_seconds": 140.0}]}))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write_log(logs / "heldout_cash-2max-100bb_e0_b6.log", ["job cpu_seconds 30.000"])
+    write_log(logs / "heldout_cash-2max-100bb_e1_b6.log", ["job cpu_seconds 80.000"])
+    write_log(logs / "heldout_cash-2max-100bb_e1_b7.log", ["still running"])  # unfinished: left out
+    write_log(logs / "heldout_cash-6max-100bb_e0_b6.log", ["job cpu_seconds 99.000"])  # another spot
+    job = tmp_path / "exchange.log"
+    write_log(job, ["cash/2max/100bb: iteration 10/20: ...", "job cpu_seconds 300.000"])
+    cells = {0: 1000, 1: 2000}
+    cal = read_exchange_calibration(report, job, 2, 3, cells, logs, "cash/2max/100bb")
+    # the job's 300 CPU-s over 2 exchanges of 2 postflop iterations on 3 flops of each ending (9,000 cells)
+    assert (cal.exchanges, cal.exchange_cpu, cal.resident_cells) == (2, 300.0, 9000)
+    assert cal.cpu_per_cell_iteration == pytest.approx(300.0 / (2 * 2 * 9000))
+    assert (cal.heldout_solves, cal.heldout_cpu_per_cell) == (2, pytest.approx((30 / 1000 + 80 / 2000) / 2))
+    # a resumed job's log holds its last part only: the exchanges' own CPU is priced instead
+    write_log(job, ["resumed at iteration 10", "job cpu_seconds 150.000"])
+    assert read_exchange_calibration(report, job, 2, 3, cells, logs, "cash/2max/100bb").exchange_cpu == 240.0

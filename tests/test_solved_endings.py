@@ -220,6 +220,13 @@ def test_model_class_values_are_the_payoffs_averaged_over_the_opponents_range():
                 oop_vs.append(payoffs.hand_payoffs(hands, win, tie)[z, seats[0]])
             assert m_ip[x] == pytest.approx(np.dot(ip_vs, q_oop) / q_oop.sum(), abs=1e-9)
             assert m_oop[x] == pytest.approx(np.dot(oop_vs, q_ip) / q_ip.sum(), abs=1e-9)
+    # an opponent that brings no hand leaves nothing to value against: NaN, and no warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m_oop, m_ip = V.model_class_values(chip_ev_payoffs(tree, MODEL), z, seats, np.zeros(M), q_ip, win, tie)
+    assert np.isnan(m_ip).all() and np.isfinite(m_oop).all()
 
 
 def _modelled_ending(node_id: str, seed: int):

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from pokerlab import cards
-from pokerlab.io import read_arrays
+from pokerlab.io import read_arrays, sha256_file
 from pokerlab.postflop.solver import Mode
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.result_file import read_result, write_result
@@ -117,6 +117,7 @@ def test_an_ending_the_current_strategies_do_not_reach_keeps_its_corrections(set
     row = solve.take_measurements(reach, _measured(solve, e, Mode.CURRENT, pooled), 0.0, 0.0)
     assert all(np.array_equal(a, b) for a, b in zip(solve.corrections[e.node], before))
     assert row["correction_change_bb"] == 0.0 and row["iteration"] == 2
+    assert row["absent"] == {e.node: "both" if pooled else "oop"}  # the history says who left
     # ... and one they reach is re-measured by either estimator (here on the average strategy's values)
     solve.take_measurements(solve.preflop.reach_under(solve.preflop.sigma), _measured(solve, e, Mode.EVALUATE, pooled),
                             0.0, 0.0)
@@ -140,6 +141,7 @@ def test_under_pooled_a_seat_that_brings_no_hand_is_valued_at_the_floor(setting,
         row = solve.take_measurements(reach, _measured(solve, e, Mode.EVALUATE, True), 0.0, 0.0)
         tables.append(np.concatenate(solve.corrections[e.node]))
         assert row["correction_change_bb"] > 0 and not np.array_equal(tables[-1], before)
+        assert row.get("absent") == ({e.node: ("oop", "ip")[absent]} if share == 0 else None)
     assert np.array_equal(tables[0], tables[1])
 
 
@@ -467,7 +469,6 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     out = run(6, "solved_exchange_check")
     assert out.returncode == 0, out.stderr[-2000:]
     check = read_result(tmp_path / "results/solved/exchange/check/cash/2max/8bb/result.json")
-    from pokerlab.io import sha256_file
     start = check["settings"]["solved_endings"]["start"]
     assert start["sha256"] == sha256_file(tmp_path / "results/solved/exchange/cash-2max-8bb.start.npz")
     assert start["iteration"] == 6 and [h["iterations"] for h in check["history"]] == [6]
@@ -475,6 +476,17 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     assert check["settings"]["solved_endings"]["corrections_sha256"] == read_ending_corrections(
         tmp_path / "results/solved/exchange/cash-2max-8bb.tsv").digest()
     assert check["status"] in ("shipped", "rejected") and check["exploitability_bb"] > 0
+    # shipping reads this check as written: it names the table and start the run left, so no refusal but the
+    # check's own status can come from it (the held-out report is stood in for: this run holds no flop out)
+    from pokerlab.solved.ship import MeasuredPair, ship_refusals
+    from pokerlab.io import read_merged_yaml
+
+    pair = MeasuredPair.of("cash/2max/8bb", tmp_path / "results/solved")
+    pair.heldout_report.write_text(json.dumps({"table_sha256": sha256_file(pair.table), "verdict": {"ships": True}}))
+    section = read_merged_yaml([tmp_path / "config/config.yaml", tmp_path / "over.yaml"], "config file")["solved"]
+    assert ship_refusals(pair, section) == ([] if check["status"] == "shipped" else [
+        f"{pair.check_result.as_posix()}: the ship check says 'rejected', not 'shipped' (exploitability "
+        f"{check['exploitability_bb']} bb against the bar {check['bar_bb']} bb)"])
 
 
 def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table, tmp_path):
@@ -530,6 +542,7 @@ def test_held_out_flops_are_valued_with_the_charts_ranges(setting, equity_table,
     assert fitted["gap_heldout_bb"] == pytest.approx(abs(residual) / 2, abs=1e-4)
     assert fitted["gap_heldout_bb"] < 0.2 * plain["model_gap_heldout_bb"]
     assert fitted["verdict"] == {"ships": True, "reasons": []}
+    assert fitted["table_sha256"] == sha256_file(tmp_path / "t.tsv") != plain["table_sha256"]  # what ship checks
     # a chart that no longer reaches an ending of its table: that table may not ship, however it values the rest
     kept = (tmp_path / "arrivals.tsv").read_bytes()
     arrived = pd.read_csv(tmp_path / "arrivals.tsv", sep="\t", keep_default_na=False)

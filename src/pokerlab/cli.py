@@ -15,7 +15,7 @@ import sys
 from pokerlab import __version__
 
 COMMANDS = ("equity", "kuhn", "range", "tree", "solve", "postflop", "audit", "chart", "pushfold", "decide", "serve",
-            "hands", "sessions")
+            "hands", "sessions", "solved")
 
 
 def build_parser(commands: tuple[str, ...] = COMMANDS) -> argparse.ArgumentParser:

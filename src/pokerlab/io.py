@@ -282,6 +282,26 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
         raise ValueError(f"{what}: {path} cannot be read ({exc.strerror or exc})") from None
 
 
+def read_merged_yaml(paths: list[str | os.PathLike], what: str) -> dict[str, Any]:
+    """The mappings of ``paths`` merged in turn, as ``snakemake --configfile`` merges config files:
+    mappings key by key, anything else replaced by the later file. ``ValueError`` naming ``what`` and the
+    file if one is unreadable or not a mapping."""
+
+    def merge(into: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+        out = dict(into)
+        for key, value in over.items():
+            out[key] = merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+        return out
+
+    merged: dict[str, Any] = {}
+    for path in paths:
+        loaded = read_yaml(path, what)
+        if not isinstance(loaded, dict):
+            raise ValueError(f"{what} {Path(path).as_posix()}: expected a mapping")
+        merged = merge(merged, loaded)
+    return merged
+
+
 def read_yaml(path: str | os.PathLike, what: str) -> Any:
     """Parse a YAML file; ``ValueError`` naming ``what`` and the file if it is unreadable or not YAML."""
     import yaml

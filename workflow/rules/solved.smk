@@ -27,6 +27,8 @@
 #   solved_check      {method}/check/...  solve it with this table and its start (in the table's game, judged at
 #                                         the start's iteration): result.json's status says whether the pair ships
 
+import functools
+
 from pokerlab.solved.settings import SolvedSettings, base_postflop, spot_section
 from pokerlab.solved.validate import heldout_keys, write_validation_boards
 
@@ -40,9 +42,16 @@ SOLVED_PLAN_KEYS = ("endings", "boards", "heldout_boards", "seed")
 SOLVED_SOLVE_KEYS = ("bet_trees", "accuracy_pct_pot", "max_iterations", "compression", "floor_weight")
 
 
+@functools.lru_cache(maxsize=None)
+def solved_for_spot(name):
+    """The solved settings that measure spot ``name`` (its entry's own keys merged in), built once per spot:
+    the input and resource functions of every job ask for them while the DAG is built."""
+    return SolvedSettings.for_spot(config["solved"], name)
+
+
 def solved_for(wildcards):
-    """The solved settings that measure the spot of ``wildcards`` (its entry's own keys merged in)."""
-    return SolvedSettings.for_spot(config["solved"], spot_name(wildcards.format, wildcards.seats, wildcards.depth))
+    """:func:`solved_for_spot` of the spot of ``wildcards``."""
+    return solved_for_spot(spot_name(wildcards.format, wildcards.seats, wildcards.depth))
 
 
 def solved_param(keys):

@@ -113,3 +113,52 @@ def price_flop_job(calibration: Calibration, cells: int, iterations_scale: float
     """Projected CPU-s of one flop job of an ending whose tree has ``cells`` state cells per hand, at
     ``iterations_scale`` times the calibration run's postflop iterations per job."""
     return calibration.fixed_cpu + calibration.variable_cpu_per_cell * cells * iterations_scale
+
+
+@dataclass(frozen=True)
+class ExchangeCalibration:
+    """A measured in-process exchange's prices (:mod:`pokerlab.solved.joint`, one job per spot): the
+    exchange's CPU per state cell per hand and postflop iteration of its resident flop solves (the
+    preflop iterations, the measurements, the checkpoints and the outputs included, as the job paid them),
+    and its held-out solves' CPU per cell (each solved once, to the accuracy target)."""
+
+    spot: str
+    exchanges: int
+    exchange_cpu: float  # CPU-s of the exchange's job (or of its exchanges alone, when its log has no total)
+    resident_cells: int  # sum over the resident flop solves of their cells per hand
+    postflop_iterations: int  # per flop solve and exchange
+    heldout_solves: int
+    heldout_cpu_per_cell: float  # mean over the held-out solves of CPU-s / cells per hand (NaN: none on record)
+
+    @property
+    def cpu_per_cell_iteration(self) -> float:
+        """CPU-s per state cell per hand and postflop iteration of a resident flop solve."""
+        return self.exchange_cpu / (self.exchanges * self.postflop_iterations * self.resident_cells)
+
+
+def read_exchange_calibration(report_path: str | os.PathLike, job_log: str | os.PathLike, postflop_iterations: int,
+                              fitting_flops: int, cells: dict[int, int], heldout_logs: str | os.PathLike,
+                              spot: str) -> ExchangeCalibration:
+    """The prices of ``spot``'s in-process exchange: the job's CPU from its log ``job_log`` (its last
+    :data:`pokerlab.job_log.JOB_CPU` line: building the solves, the exchanges, the checkpoints and the
+    outputs) if the job ran in one go, else the exchanges' own (``cpu_seconds`` of the report's history); its
+    ``postflop_iterations`` per flop and exchange, its ``fitting_flops`` per ending and the ``cells`` of
+    its endings by rank (the plan's); the held-out solves' CPU from their job logs in ``heldout_logs``
+    (``heldout_{spot}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``)."""
+    import json
+
+    history = json.loads(Path(report_path).read_text())["history"]
+    if not history:
+        raise ValueError(f"{report_path}: no exchange on record")
+    text = Path(job_log).read_text(errors="replace") if Path(job_log).is_file() else ""
+    job = [] if "resumed at iteration" in text else JOB_CPU.findall(text)  # a resumed job's log holds its last part
+    prefix = spot.replace("/", "-")
+    name = re.compile(re.escape(f"heldout_{prefix}_e") + r"(\d+)_b\d+\.log")
+    per_cell = []
+    for path in sorted(Path(heldout_logs).glob(f"heldout_{prefix}_e*_b*.log")):
+        found, match = JOB_CPU.findall(path.read_text(errors="replace")), name.fullmatch(path.name)
+        if found and match and int(match.group(1)) in cells:
+            per_cell.append(float(found[-1]) / cells[int(match.group(1))])
+    return ExchangeCalibration(spot, len(history), float(job[-1]) if job else float(sum(h["cpu_seconds"] for h in history)),
+                               fitting_flops * sum(cells.values()), postflop_iterations, len(per_cell),
+                               float(np.mean(per_cell)) if per_cell else float("nan"))

@@ -273,20 +273,27 @@ class JointSolve:
                           cpu_seconds: float) -> dict[str, Any]:
         """Step 3: the corrections measured on the postflop current strategies (``measured``) against
         the ranges of ``reach`` (what :meth:`preflop_step` returned), the preflop game rebuilt on them;
-        appends and returns the exchange's history row. CFR+'s current strategies can be pure, so a seat
-        may bring no hand to an ending. Under ``pooled`` such an ending is still measured: the absent
-        seat's classes are valued at the floor weight, as the postflop solves face them, against the other
-        seat's range, which is what decides whether the seat should come back (keeping the corrections of
-        the exchange before it left froze the 6-max big blind out of calling: docs/pipeline/solved.md).
-        An ending neither seat brings a hand to keeps its corrections, and under ``per_class`` (whose
-        ranges are not floored) so does one a single seat does not reach. Under
-        ``pooled`` the fit weighs the classes by the ranges the preflop *average* strategy brings (floored
-        as the solves face them): the current strategy's ranges can move a class in or out at every
+        appends and returns the exchange's history row (with ``absent``: per ending a role whose current
+        strategy brings no hand there, ``oop``, ``ip`` or ``both``, when there is one).
+
+        CFR+'s current strategies can be pure, so a seat may bring no hand to an ending. Under ``pooled``
+        such an ending is still measured: the absent seat's classes are valued at the floor weight, as the
+        postflop solves face them, against the other seat's range, which is what decides whether the seat
+        should come back (keeping the corrections of the exchange before it left froze the 6-max big blind
+        out of calling: docs/pipeline/solved.md). An ending neither seat brings a hand to keeps its
+        corrections, and under ``per_class`` (whose ranges are not floored) so does one a single seat
+        does not reach.
+
+        Under ``pooled`` the fit weighs the classes by the ranges the preflop *average* strategy brings
+        (floored as the solves face them): the current strategy's ranges can move a class in or out at every
         exchange, and with them the whole fit (the swing measured in docs/pipeline/solved.md)."""
-        change, gaps = 0.0, []
+        change, gaps, absent = 0.0, [], {}
         average = self.preflop.reach_under(self.preflop.average_sigma()) if self.settings.estimator == "pooled" else None
         for e in self.endings:
             own = self.own_reach(e, reach)
+            empty = [role for role, r in zip(V.ROLES, own) if not r.sum() > 0]
+            if empty:
+                absent[e.node] = "both" if len(empty) == 2 else empty[0]
             q_oop, q_ip = valued_ranges(self.settings.estimator, *own, self.settings.floor_weight)
             if not (own[0].sum() > 0 or own[1].sum() > 0) or not (q_oop.sum() > 0 and q_ip.sum() > 0):
                 continue
@@ -315,6 +322,8 @@ class JointSolve:
         row = {"iteration": self.iteration, "correction_change_bb": round(change, 6),
                "gap_before_bb": round(float(np.max(gaps)) if gaps else 0.0, 6),
                "wall_seconds": round(wall_seconds, 2), "cpu_seconds": round(cpu_seconds, 2)}
+        if absent:
+            row["absent"] = absent
         self.history.append(row)
         return row
 

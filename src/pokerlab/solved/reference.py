@@ -241,19 +241,24 @@ class FixedPoint:
 
 
 def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, floor: float = 1e-6,
-                       postflop_every: int | None = None) -> FixedPoint:
+                       postflop_every: int | None = None, ranges: str = "current") -> FixedPoint:
     """Joint CFR+ split at the flop endings: the preflop solver runs on the leaf game, each ending's
     postflop solver on its subgame, both keeping their regrets for ``iterations`` iterations; every
     ``exchange`` iterations the postflop solvers take the ranges of the preflop *current* strategy
     (floored) and the leaf game takes the corrections measured on the postflop *current* strategies
     against those ranges. ``exchange=1`` is joint CFR+ with one iteration's delay at the leaves.
     ``postflop_every``: the postflop solvers' iterations per exchange (at most ``exchange``; None: as
-    many as the preflop solver, as in joint CFR+). ``changes`` holds the largest change of the
-    corrections (bb) per exchange."""
+    many as the preflop solver, as in joint CFR+). ``ranges``: ``current`` (the method) or ``average``,
+    the postflop solvers facing the preflop *average* strategy's ranges instead, which do not empty
+    when a current strategy turns pure but make the split no longer joint CFR+ (it stalls:
+    benchmarks/solved_reference.py). ``changes`` holds the largest change of the corrections (bb) per
+    exchange."""
     if exchange < 1 or iterations < exchange:
         raise ValueError(f"exchange must be in [1, iterations]; got exchange={exchange}, iterations={iterations}")
     if postflop_every is not None and not 1 <= postflop_every <= exchange:
         raise ValueError(f"postflop_every must be in [1, exchange]; got {postflop_every}")
+    if ranges not in ("current", "average"):
+        raise ValueError(f"ranges must be 'current' or 'average'; got {ranges!r}")
     prior = np.full(m, 1.0 / m)
     d = {e: (np.zeros(m), np.zeros(m)) for e in FLOP_ENDINGS}
     root = preflop_tree(m, stack, leaf_payoffs(m, d))
@@ -268,7 +273,7 @@ def exchange_iteration(m: int, stack: float, iterations: int, exchange: int, flo
         preflop.iterate(block)
         change = 0.0
         for e, contrib in FLOP_ENDINGS.items():
-            q_oop, q_ip = ending_ranges(root, preflop.current, e, m, prior)
+            q_oop, q_ip = ending_ranges(root, getattr(preflop, ranges), e, m, prior)
             solver = postflop[e]
             solver.reach = (np.maximum(q_ip, floor), np.maximum(q_oop, floor))
             solver.iterate(block if postflop_every is None else min(postflop_every, block))

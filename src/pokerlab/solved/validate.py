@@ -35,7 +35,7 @@ import pandas as pd
 from pokerlab.cards import CLASS_PRIOR
 from pokerlab.fit.endings import spot_endings
 from pokerlab.fit.plan import flop_rows, reach_text, write_tsv
-from pokerlab.io import atomic_path, write_json_atomic
+from pokerlab.io import atomic_path, sha256_file, write_json_atomic
 from pokerlab.preflop.ending_corrections import read_ending_corrections
 from pokerlab.preflop.payoffs import chip_ev_payoffs
 from pokerlab.preflop.result_file import read_result
@@ -159,7 +159,7 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
                         "fitting_flops_effective": n, "heldout_flops_effective": m})
         rows.append(row)
     valued = [r for r in rows if "skipped" not in r]
-    report: dict[str, Any] = {"spot": spot.name, "flop_subset": str(boards_tsv),
+    report: dict[str, Any] = {"spot": spot.name, "table_sha256": sha256_file(table_path), "flop_subset": str(boards_tsv),
                               "endings": [{k: round(v, FIGURE_DECIMALS) if isinstance(v, float) else v
                                            for k, v in r.items()} for r in rows]}
     weight = sum(r["reach"] for r in valued)
@@ -173,8 +173,8 @@ def validation_report(spot: Spot, sizing: Sizing, base: SolveSettings, win: np.n
 
 def validation_verdict(report: dict[str, Any]) -> dict[str, Any]:
     """Whether the held-out check lets the table ship, and why not: every ending the table values must be
-    reached by its own chart (a chart that stops reaching an ending leaves it valued from the floor's
-    ranges alone), and over the endings valued, reach-weighted, the table must value the held-out flops
+    reached by its own chart (the corrections at an ending it does not reach were measured against no
+    range it brings), and over the endings valued, reach-weighted, the table must value the held-out flops
     better than the model. The ship check (the chart under the bar in the table's game) is the other gate."""
     reasons = [f"{r['node']}: in the table but not reached by the chart" for r in report["endings"]
                if r.get("skipped") == "not reached by the chart"]

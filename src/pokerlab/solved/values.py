@@ -84,10 +84,12 @@ def model_class_values(payoffs: EndingPayoffs, z: int, seats: tuple[int, int], q
                        win: np.ndarray, tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(oop, ip) mean model value (bb) of each class at ending row ``z`` of ``payoffs`` against the
     opponent's class distribution; ``seats``: the (oop, ip) preflop seats. Uses the payoffs' own terms,
-    so it is exactly what the preflop solve pays there."""
+    so it is exactly what the preflop solve pays there. A seat whose opponent brings no hand (``q`` all
+    zero) gets NaN values: there is no range to value it against."""
     out = []
     for seat, opponent, q in ((seats[0], seats[1], q_ip), (seats[1], seats[0], q_oop)):
-        dist = q / q.sum()
+        total = q.sum()
+        dist = q / total if total > 0 else np.full(q.shape, np.nan)
         value = np.full(win.shape[0], payoffs.const[z, seat])
         for t in np.flatnonzero((payoffs.term_ending == z) & (payoffs.term_seat == seat)):
             if payoffs.term_opponent[t] != opponent:
