@@ -235,6 +235,29 @@ def test_read_out_with_blocking_adds_up(seats, depth, iterations):
                 assert reach[node.id + a] == pytest.approx(node.reach * share, abs=1e-12)
 
 
+def test_a_node_no_deal_reaches_arrives_with_the_deals_classes(monkeypatch):
+    """An average strategy that never limps leaves the nodes after the small blind's limp unreached: their
+    arrival is the deal's class distribution, where dividing by their zero reach gives 0 / 0."""
+    from pokerlab.preflop.combos import combo_solver, read_out_combos
+
+    tree = build_tree(Spot("cash", 2, 40), load_sizing())
+    solver = combo_solver(tree, chip_ev_payoffs(tree, PostflopModel()), _random_deck("A72", seed=5))
+    solver.iterate(10)
+    sigma = solver.average_sigma()
+    limp, raise_ = tree.index["C"], tree.index["R"]
+    sigma[raise_] += sigma[limp]  # every limp becomes a raise
+    sigma[limp] = 0.0
+    monkeypatch.setattr(solver, "average_sigma", lambda: sigma)
+    nodes = read_out_combos(solver).nodes
+    unreached = [node for node in nodes if node.id.startswith("C")]
+    assert unreached and all(node.reach == 0.0 for node in unreached)
+    deal = np.bincount(solver.deck.combo_class, weights=solver.prior, minlength=169) / solver.prior.sum()
+    for node in unreached:
+        np.testing.assert_allclose(node.arrive_with, deal, atol=1e-15)
+    for node in nodes:
+        assert np.isfinite(node.arrive_with).all() and node.arrive_with.sum() == pytest.approx(1.0)
+
+
 def test_solve_hands_settings_and_errors(equity_table, tmp_path):
     """``solve.hands``: classes leave no trace in the result; combos are recorded with the combo
     table's digest; the seat counts, formats and models without a combo mode are refused by name."""

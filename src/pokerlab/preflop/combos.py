@@ -434,9 +434,9 @@ def read_out_combos(solver: ComboSolver | ThreeSeatComboSolver) -> Readout:
     * ``reach``: the share of deals reaching the node, ``sum_c P(c) reach_0(c) live_0(c)`` where
       ``live_s(c)`` is the chance that the other seats play to it given that seat ``s`` holds ``c``
       (``others_mass`` of the solver);
-    * ``arrive_with``, ``strategy``: the classes of the deals reaching the node and each class's
-      frequencies, its combos weighted by their share of those deals (a class that never
-      arrives: its combos' plain mean);
+    * ``arrive_with``, ``strategy``: the classes of the deals reaching the node (at a node no deal
+      reaches, those of the deal itself) and each class's frequencies, its combos weighted by their
+      share of those deals (a class that never arrives: its combos' plain mean);
     * ``action_ev``, ``node_ev``: a class's EV given the node is reached, its combos weighted by
       the chance the others get there with them (NaN where they never do);
     * ``class_reach``: the mean over the class's combos of the actor's own reach.
@@ -450,6 +450,7 @@ def read_out_combos(solver: ComboSolver | ThreeSeatComboSolver) -> Readout:
     deals = prior * reach * live  # the deals (c, any other hand) reaching h with seat s holding c
     table_reach = deals[0].sum(axis=1)
     uniform = np.ones(solver.deck.n)
+    unreached = _class_sums(prior, k) / prior.sum()  # a node no deal reaches arrives with the deal's classes
     nodes = []
     for h in tree.decisions:
         node = tree.nodes[h]
@@ -459,7 +460,7 @@ def read_out_combos(solver: ComboSolver | ThreeSeatComboSolver) -> Readout:
         with np.errstate(invalid="ignore", divide="ignore"):
             action_ev = np.where(live[seat, h] > 0, values[seat][children] / live[seat, h], np.nan)
             node_ev = np.where(live[seat, h] > 0, values[seat][h] / live[seat, h], np.nan)
-            arrive = _class_sums(deals[seat, h], k) / table_reach[h]
+            arrive = _class_sums(deals[seat, h], k) / table_reach[h] if table_reach[h] > 0 else unreached
         nodes.append(NodeReadout(node.id, seat, node.actions, node.capped, float(table_reach[h]),
                                  _class_mean(sigma[children], deals[seat, h], uniform, k).T,
                                  _class_mean(np.nan_to_num(action_ev), others, others, k).T,
