@@ -42,6 +42,7 @@ rounds (each round waits for its slowest job).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 from pathlib import Path
@@ -92,6 +93,7 @@ def main() -> None:
     settings = SolvedSettings.from_config(config["solved"])
     sizing = load_sizing(config["solve"]["sizing"])
 
+    @functools.lru_cache(maxsize=None)  # the same endings recur across spots; a tree takes a while to build
     def cells_of(node: str, pot_bb: float, behind_bb: float) -> int:
         return tree_cells(pot_bb, behind_bb, settings.bet_tree_for(node))
 
@@ -178,7 +180,7 @@ def print_rounds(args, settings, covered, spots):
     print(f"{'spots':<12}{'n':>4}{'endings':>9}{'hu cover':>10}{'jobs/round':>12}{'CPU-h/round':>13}"
           f"{'CPU-h':>9}{'chain h':>9}{'state GB':>10}")
     for (f, n), g in covered.groupby(["format", "seats"]):
-        print(f"{f + '/' + str(n) + 'max':<12}{len(g):>4}{g.endings.sum():>9}{g.headsup_cover.mean():>10.2f}"
+        print(f"{f + '/' + str(n) + 'max':<12}{len(g):>4}{int(g.endings.sum()):>9}{g.headsup_cover.mean():>10.2f}"
               f"{g.flop_jobs.sum() + len(g):>12}{g.round_cpu_s.sum() / 3600:>13.2f}{g.run_cpu_h.sum():>9.1f}"
               f"{g.chain_h.max():>9.2f}{g.state_gb.max():>10.0f}")
     total = covered.run_cpu_h.sum()
@@ -233,7 +235,7 @@ def print_exchange(args, settings, covered, spots):
     print(f"{'spots':<12}{'n':>4}{'endings':>9}{'hu cover':>10}{'CPU-h':>9}{'held-out CPU-h':>16}"
           f"{'longest job h':>15}{'memory GB':>11}")
     for (f, n), g in covered.groupby(["format", "seats"]):
-        print(f"{f + '/' + str(n) + 'max':<12}{len(g):>4}{g.endings.sum():>9}{g.headsup_cover.mean():>10.2f}"
+        print(f"{f + '/' + str(n) + 'max':<12}{len(g):>4}{int(g.endings.sum()):>9}{g.headsup_cover.mean():>10.2f}"
               f"{g.exchange_cpu_h.sum():>9.1f}{g.heldout_cpu_h.sum():>16.1f}{g.job_h.max():>15.2f}"
               f"{g.resident_gb.max():>11.0f}")
     total = covered.exchange_cpu_h.sum() + covered.heldout_cpu_h.sum()
