@@ -83,7 +83,10 @@ def test_a_missing_report_is_named_with_the_target_that_writes_it(tmp_path):
     pair = _measured(tmp_path / "results", section)
     pair.heldout_report.unlink()
     with pytest.raises(ValueError, match=r"cash-6max-100bb-heldout.json: missing; check the table on held-out flops "
-                                         r"first \(snakemake --cores 2 solved_exchange_validation\)"):
+                                         r"first \(snakemake --cores 2 .*/exchange/cash-6max-100bb-heldout.json"):
+        ship_refusals(pair, section)
+    pair.heldout_report.write_text("{not json")
+    with pytest.raises(ValueError, match=r"cash-6max-100bb-heldout.json is not JSON"):
         ship_refusals(pair, section)
 
 

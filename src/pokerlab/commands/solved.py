@@ -28,9 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _ship(args: argparse.Namespace) -> int:
+    from pokerlab.io import read_merged_yaml
     from pokerlab.preflop.spot import parse_spot_name
     from pokerlab.solved.ship import MeasuredPair, ship_pair
-    from pokerlab.io import read_merged_yaml
 
     spot = parse_spot_name(args.spot).name
     config = read_merged_yaml(["config/config.yaml", *args.configfile], "config file")

@@ -295,7 +295,7 @@ class JointSolve:
             if empty:
                 absent[e.node] = "both" if len(empty) == 2 else empty[0]
             q_oop, q_ip = valued_ranges(self.settings.estimator, *own, self.settings.floor_weight)
-            if not (own[0].sum() > 0 or own[1].sum() > 0) or not (q_oop.sum() > 0 and q_ip.sum() > 0):
+            if len(empty) == 2 or not (q_oop.sum() > 0 and q_ip.sum() > 0):  # nobody arrives / per_class unfloored
                 continue
             solved = V.solved_class_values(measured[e.node], e.contrib)
             model = V.model_class_values(self.model_payoffs, e.row, e.seats, q_oop, q_ip, self.win, self.tie)

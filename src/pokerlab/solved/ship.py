@@ -17,14 +17,13 @@ folder as it was.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pokerlab.io import atomic_path, sha256_file
+from pokerlab.io import atomic_path, read_json, sha256_file
 from pokerlab.preflop.ending_corrections import read_ending_corrections, read_solved_start, start_path
 from pokerlab.solved.settings import settings_sha256, spot_section
 
@@ -48,10 +47,12 @@ class MeasuredPair:
                    folder / "check" / spot / "result.json")
 
 
-def _read_json(path: Path, what: str, target: str) -> dict[str, Any]:
+def _read_evidence(path: Path, what: str) -> dict[str, Any]:
+    """A report the workflow writes; a missing one is named with the command that makes it."""
     if not path.is_file():
-        raise ValueError(f"{path.as_posix()}: missing; {what} first (snakemake --cores 2 {target})")
-    return json.loads(path.read_text())
+        raise ValueError(f"{path.as_posix()}: missing; {what} first (snakemake --cores 2 {path.as_posix()}, with the "
+                         "measuring run's --configfile)")
+    return read_json(path, what)
 
 
 def ship_refusals(pair: MeasuredPair, solved_section: dict[str, Any]) -> list[str]:
@@ -63,7 +64,7 @@ def ship_refusals(pair: MeasuredPair, solved_section: dict[str, Any]) -> list[st
     spot = table.spot
     reasons = []
 
-    report = _read_json(pair.heldout_report, "check the table on held-out flops", "solved_exchange_validation")
+    report = _read_evidence(pair.heldout_report, "check the table on held-out flops")
     if report.get("table_sha256") != table_digest:
         reasons.append(f"{pair.heldout_report.as_posix()}: checks another table (or one from before reports named "
                        "theirs); run the held-out check again")
@@ -71,7 +72,7 @@ def ship_refusals(pair: MeasuredPair, solved_section: dict[str, Any]) -> list[st
         reasons.append(f"{pair.heldout_report.as_posix()}: the verdict refuses the table: "
                        + "; ".join(report.get("verdict", {}).get("reasons", ["no verdict"])))
 
-    check = _read_json(pair.check_result, "solve the spot with the pair", "solved_exchange_check")
+    check = _read_evidence(pair.check_result, "solve the spot with the pair")
     used = check.get("settings", {}).get("solved_endings") or {}
     if used.get("sha256") != table_digest or (used.get("start") or {}).get("sha256") != start_digest:
         reasons.append(f"{pair.check_result.as_posix()}: solved with another table or start; run the ship check again")
