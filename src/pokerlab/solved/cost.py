@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab.io import read_json
 from pokerlab.job_log import JOB_CPU
 from pokerlab.postflop.game import BetTree, PostflopSpot
 from pokerlab.postflop.tree import DECISION, build_tree
@@ -145,9 +146,7 @@ def read_exchange_calibration(report_path: str | os.PathLike, job_log: str | os.
     ``postflop_iterations`` per flop and exchange, its ``fitting_flops`` per ending and the ``cells`` of
     its endings by rank (the plan's); the held-out solves' CPU from their job logs in ``heldout_logs``
     (``heldout_{spot}_e{rank}_b{board}.log``, ``/`` in the spot's name written ``-``)."""
-    import json
-
-    history = json.loads(Path(report_path).read_text())["history"]
+    history = read_json(report_path, "exchange report")["history"]
     if not history:
         raise ValueError(f"{report_path}: no exchange on record")
     text = Path(job_log).read_text(errors="replace") if Path(job_log).is_file() else ""

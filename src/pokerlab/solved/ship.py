@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pokerlab.io import atomic_path, read_json, sha256_file
+from pokerlab.io import atomic_path, read_json
 from pokerlab.preflop.ending_corrections import read_ending_corrections, read_solved_start, start_path
 from pokerlab.solved.settings import settings_sha256, spot_section
 
@@ -41,10 +41,9 @@ class MeasuredPair:
     def of(cls, spot: str, results: str | os.PathLike = "results/solved", method: str = "exchange") -> "MeasuredPair":
         """The pair of ``spot`` (``cash/6max/100bb``) that ``solved_{method}_validation`` and
         ``solved_{method}_check`` leave under ``results``."""
-        folder = Path(results) / method
-        table = folder / (spot.replace("/", "-") + ".tsv")
-        return cls(table, start_path(table), folder / (spot.replace("/", "-") + "-heldout.json"),
-                   folder / "check" / spot / "result.json")
+        folder, file_stem = Path(results) / method, spot.replace("/", "-")
+        table = folder / f"{file_stem}.tsv"
+        return cls(table, start_path(table), folder / f"{file_stem}-heldout.json", folder / "check" / spot / "result.json")
 
 
 def _read_evidence(path: Path, what: str) -> dict[str, Any]:
@@ -59,8 +58,8 @@ def ship_refusals(pair: MeasuredPair, solved_section: dict[str, Any]) -> list[st
     """Why ``pair`` may not ship under the config's ``solved`` section (empty: it may). ``ValueError`` when
     a file is missing or unreadable, naming it."""
     table = read_ending_corrections(pair.table)
-    read_solved_start(pair.start, table)  # refuses a start that belongs to another table
-    table_digest, start_digest = sha256_file(pair.table), sha256_file(pair.start)
+    start = read_solved_start(pair.start, table)  # refuses a start that belongs to another table
+    table_digest, start_digest = table.provenance["sha256"], start.sha256  # of the files, as their readers hash them
     spot = table.spot
     reasons = []
 
