@@ -427,13 +427,18 @@ def _result_bytes_on_1_and_2_cores(script: str, tmp_path) -> list[tuple[bytes, b
     return outputs
 
 
-def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
-    """The committed heads-up 100bb table and start, under the default config, give the same result bytes
-    on 1 and 2 cores, read from the start (measured at its own iteration only) and naming both files."""
+@pytest.mark.parametrize("spot, solved_share", [
+    (Spot("cash", 2, 100), 0.9),  # three endings hold most of the deals that see a flop
+    (Spot("cash", 6, 100), 0.4),  # six of the many heads-up endings, and the multiway ones stay modelled
+], ids=["cash-2max-100bb", "cash-6max-100bb"])
+def test_a_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path, spot, solved_share):
+    """Each committed table and start, under the default config, give the same result bytes on 1 and 2
+    cores, read from the start (measured at its own iteration only) and naming both files."""
     from pokerlab.equity import sample_pair_counts
     from pokerlab.equity_table import save_equity_table
     from pokerlab.io import sha256_file
-    from pokerlab.solved.settings import settings_sha256
+    from pokerlab.preflop.ending_corrections import start_path
+    from pokerlab.solved.settings import settings_sha256, spot_section
 
     config = _default_config()
     postflop = config["solve"]["postflop"]
@@ -445,19 +450,19 @@ def test_the_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path):
         f"section = {{**{config['solve']!r}, 'postflop': {{**{postflop!r}, "
         f"'solved_tables': {str(ROOT / postflop['solved_tables'])!r}}}}}\n"
         f"settings = SolveSettings.from_config(section, {str(ROOT / postflop['file'])!r}, "
-        f"{settings_sha256(config['solved'])!r})\n"
-        f"solve_spot_to_file(Spot('cash', 2, 100), {str(tmp_path / 'eq.npz')!r}, "
+        f"{settings_sha256(spot_section(config['solved'], spot.name))!r})\n"
+        f"solve_spot_to_file({spot!r}, {str(tmp_path / 'eq.npz')!r}, "
         f"{str(ROOT / config['solve']['sizing'])!r}, settings, sys.argv[1])\n")
     outputs = _result_bytes_on_1_and_2_cores(script, tmp_path)
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0][0])
     solved = result["settings"]["solved_endings"]
     assert [h["iterations"] for h in result["history"]] == [800]
-    assert solved["start"]["sha256"] == sha256_file(ROOT / "config/solved-endings/cash-2max-100bb.start.npz")
-    assert solved["corrections_sha256"] == read_ending_corrections(
-        ROOT / "config/solved-endings/cash-2max-100bb.tsv").digest()
-    shares = result["tier_shares"]  # the three solved endings hold most of the deals that see a flop
-    assert shares["flop_solved"] > 0.4 and shares["flop_solved"] > 0.9 * (shares["flop_solved"] + shares["flop"])
+    shipped = ROOT / "config/solved-endings" / solved_table_name(spot)
+    assert solved["start"]["sha256"] == sha256_file(start_path(shipped))
+    assert solved["corrections_sha256"] == read_ending_corrections(shipped).digest()
+    shares = result["tier_shares"]
+    assert shares["flop_solved"] > solved_share * (shares["flop_solved"] + shares["flop"])
 
 
 @pytest.mark.parametrize("with_start", [False, True])
@@ -520,7 +525,7 @@ def test_the_shipped_tables_are_taken_under_the_default_config(monkeypatch):
     config = _default_config()
     solve = config["solve"]
     tables = sorted(Path(solve["postflop"]["solved_tables"]).glob("*.tsv"))
-    assert [t.name for t in tables] == ["cash-2max-100bb.tsv"]
+    assert [t.name for t in tables] == ["cash-2max-100bb.tsv", "cash-6max-100bb.tsv"]
     for path in tables:
         spot = parse_spot_name(read_ending_corrections(path).spot)
         settings = SolveSettings.from_config(solve, postflop_constants_file(solve["postflop"]),

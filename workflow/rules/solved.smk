@@ -9,7 +9,7 @@
 #                   i{k}/report/...     the iteration's strategy change, valuation gaps, exploitability, CPU
 # then solved_table copies the last table (K = outer_iterations) to results/solved/tables/ with its
 # provenance, solves the chart under it (i{K}/preflop/...) and writes the convergence table.
-# Copy a converged table into the folder solve.postflop.solved_tables names (config/solved-endings/) to ship it.
+# `pokerlab solved ship SPOT` copies a checked table and its start into solve.postflop.solved_tables (config/solved-endings/).
 #
 # The exchanging solve (converges where the re-solving chain above need not; docs/pipeline/solved.md):
 #   snakemake --cores 2 solved_exchange
