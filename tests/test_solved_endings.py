@@ -427,11 +427,11 @@ def _result_bytes_on_1_and_2_cores(script: str, tmp_path) -> list[tuple[bytes, b
     return outputs
 
 
-@pytest.mark.parametrize("spot, solved_share", [
-    (Spot("cash", 2, 100), 0.9),  # three endings hold most of the deals that see a flop
-    (Spot("cash", 6, 100), 0.4),  # six of the many heads-up endings, and the multiway ones stay modelled
+@pytest.mark.parametrize("spot, solved_share, deal_share", [
+    (Spot("cash", 2, 100), 0.9, 0.4),  # three endings hold most of the deals that see a flop
+    (Spot("cash", 6, 100), 0.4, 0.1),  # six of the many heads-up endings, and the multiway ones stay modelled
 ], ids=["cash-2max-100bb", "cash-6max-100bb"])
-def test_a_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path, spot, solved_share):
+def test_a_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path, spot, solved_share, deal_share):
     """Each committed table and start, under the default config, give the same result bytes on 1 and 2
     cores, read from the start (measured at its own iteration only) and naming both files."""
     from pokerlab.equity import sample_pair_counts
@@ -462,6 +462,7 @@ def test_a_shipped_table_gives_one_chart_on_1_and_2_cores(tmp_path, spot, solved
     assert solved["start"]["sha256"] == sha256_file(start_path(shipped))
     assert solved["corrections_sha256"] == read_ending_corrections(shipped).digest()
     shares = result["tier_shares"]
+    assert shares["flop_solved"] > deal_share
     assert shares["flop_solved"] > solved_share * (shares["flop_solved"] + shares["flop"])
 
 
