@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from pokerlab.preflop.result_file import read_result, write_result
 from pokerlab.preflop.solve import SolveSettings, solve_spot
 from pokerlab.preflop.spot import load_sizing, parse_spot_name
 from pokerlab.solved import values as V
-from pokerlab.solved.joint import JointSolve, measurement, write_outputs
+from pokerlab.solved.joint import PROCESS_MB, JointSolve, job_mem_mb, measurement, write_memory_report, write_outputs
 from pokerlab.solved.loop import write_ending_plan
 from pokerlab.solved.settings import POT_TYPES, SolvedSettings
 
@@ -292,6 +293,32 @@ def test_a_state_of_other_settings_is_not_resumed(setting, equity_table, tmp_pat
         assert not fresh.load(tmp_path / "state.npz") and fresh.iteration == 0, change
 
 
+def test_the_memory_report_gives_what_the_resident_solve_holds(setting, equity_table, tmp_path):
+    """The exchange's job asks for what its solve will hold, measured one flop at a time: each flop's
+    figure is what the resident solve's solver holds, and the job adds the largest once (the checkpoint
+    writes one solve's state at a time) and the process."""
+    sizing, base, settings, plan = setting
+    two = SolvedSettings.from_config({**settings.raw, "boards": 2})
+    paths = tuple(tmp_path / f"{name}.tsv" for name in ("spots", "endings", "boards"))
+    write_ending_plan(plan[0].parent / "result.json", SPOT.name, sizing, two, *paths)
+    solves = {resident: JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, two, paths[1], paths[2],
+                                   resident=resident) for resident in (False, True)}
+    held = {f.key: f.solver.memory_bytes for e in solves[True].endings for f in e.flops}
+    assert len(held) == 2 and all(f.solver is None for e in solves[False].endings for f in e.flops)
+    report = write_memory_report(solves[False], tmp_path / "memory.json")
+    assert solves[False].flop_memory_bytes() == held
+    assert report["flops_mib"] == {k: round(v / 2**20, 1) for k, v in held.items()}
+    assert report["job_mem_mb"] == int(np.ceil((sum(held.values()) + max(held.values())) / 2**20)) + PROCESS_MB
+    assert job_mem_mb(tmp_path / "memory.json") == report["job_mem_mb"]
+    with pytest.raises(FileNotFoundError) as missing:  # Snakemake waits for the file rather than failing
+        job_mem_mb(str(tmp_path / "none.json"))
+    assert missing.value.filename == str(tmp_path / "none.json")
+    for text in ('{"job_mem_mb": 0}', '{"job_mem_mb": 12.5}', "[]", "{"):
+        (tmp_path / "bad.json").write_text(text)
+        with pytest.raises(ValueError, match="bad.json"):
+            job_mem_mb(tmp_path / "bad.json")
+
+
 def test_the_exchange_needs_a_positive_floor(setting, equity_table):
     sizing, base, settings, plan = setting
     zero = SolvedSettings.from_config({**settings.raw, "floor_weight": 0.0})
@@ -363,11 +390,14 @@ def test_a_second_half_chart_averages_the_iterations_the_table_spans(setting, eq
     for name, array in kept.items():
         np.testing.assert_array_equal(continued.sums_at_half[name], array, err_msg=name)
 
+    from pokerlab.solved.rounds import preflop_round
+
     sizing, base, settings, plan = setting
     rounds_settings = SolvedSettings.from_config({**settings.raw, "exchange": {**budget, "average": "second_half"}})
     with pytest.raises(ValueError, match="exchange.average: second_half needs the exchange in one process"):
-        JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, rounds_settings, plan[1], plan[2],
-                   resident=False)
+        preflop_round(JointSolve(SPOT, sizing, base, equity_table.win, equity_table.tie, rounds_settings, plan[1],
+                                 plan[2], resident=False), 1, None, [], tmp_path / "r1.npz", tmp_path / "a1.npz")
+    assert not (tmp_path / "r1.npz").exists() and not (tmp_path / "a1.npz").exists()
     with pytest.raises(ValueError, match=r"solved.exchange.average: 'third' must be one of"):
         SolvedSettings.from_config({**settings.raw, "exchange": {**budget, "average": "third"}})
 
@@ -457,6 +487,9 @@ def test_the_workflow_runs_the_exchange_and_resumes_a_killed_job(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads((tmp_path / "results/solved/exchange/cash-2max-8bb.json").read_text())
     assert [h["iteration"] for h in report["history"]] == [2, 4]
+    # the solve's job asked for the memory its flop solves measured in the job before it
+    memory = job_mem_mb(tmp_path / "results/solved/exchange/cash/2max/8bb/memory.json")
+    assert re.search(rf"rule solved_exchange_solve:(?:\n    .*)*\n    resources: .*\bmem_mb={memory}\b", out.stderr)
     out = run(6)  # a longer run: the job re-runs and continues from the state of the shorter one
     assert out.returncode == 0, out.stderr[-2000:]
     log = (tmp_path / "logs/solved/exchange_cash-2max-8bb.log").read_text()

@@ -13,6 +13,8 @@
 #
 # The exchanging solve (converges where the re-solving chain above need not; docs/pipeline/solved.md):
 #   snakemake --cores 2 solved_exchange
+#   solved_exchange_memory exchange/.../memory.json  what the solve below holds, each flop's solver built in turn
+#                                         (its job asks for that much memory)
 #   solved_exchange_solve  exchange/...   one job per spot: preflop CFR+ and every ending x fitting-flop postflop
 #                                         solve side by side (the plan of iteration 0), checkpointed in state.npz
 #                                         (a killed job resumes from it); writes the averaged table, the chart
@@ -29,6 +31,7 @@
 
 import functools
 
+from pokerlab.solved.joint import job_mem_mb
 from pokerlab.solved.settings import SolvedSettings, base_postflop, spot_section
 from pokerlab.solved.validate import heldout_keys, write_validation_boards
 
@@ -113,6 +116,31 @@ rule solved_exchange:
         [f"{SOLVED_DIR}/exchange/{s.name.replace('/', '-')}.json" for s in SOLVED.spots] if SOLVED is not None else [],
 
 
+rule solved_exchange_memory:
+    input:
+        table="results/equity/equity_169.npz",
+        sizing=config["solve"]["sizing"],
+        constants=postflop_constants_input(),
+        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+    output:
+        f"{SOLVED_DIR}/exchange/{SPOT_PATH}/memory.json",
+    params:
+        base=solved_base_postflop(),
+        solved=solved_param(SOLVED_SOLVE_KEYS),
+    wildcard_constraints:
+        format="[a-z_]+",
+        seats="[0-9]+",
+        depth="[0-9]+(\\.[0-9]+)?",
+    threads: 1
+    resources:
+        mem_mb=lambda w: SOLVED.max_memory_mb + 1000,  # one flop's solver at a time
+    log:
+        f"logs/solved/exchange_memory_{SPOT_FILE}.log",
+    script:
+        "../scripts/solved_exchange_memory.py"
+
+
 rule solved_exchange_solve:
     input:
         table="results/equity/equity_169.npz",
@@ -120,6 +148,7 @@ rule solved_exchange_solve:
         constants=postflop_constants_input(),
         endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
         boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        memory=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/memory.json",
     output:
         table=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",
         start=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.start.npz",
@@ -137,7 +166,7 @@ rule solved_exchange_solve:
         depth="[0-9]+(\\.[0-9]+)?",
     threads: 64  # scaled down to --cores; the postflop solves give the same bytes on any thread count
     resources:
-        mem_mb=lambda w: SOLVED.max_memory_mb * solved_for(w).max_endings * solved_for(w).boards + 2000,
+        mem_mb=lambda w, input: job_mem_mb(input.memory),  # measured by solved_exchange_memory (evaluated once it ran)
         runtime=7 * 24 * 60,
     log:
         f"logs/solved/exchange_{SPOT_FILE}.log",

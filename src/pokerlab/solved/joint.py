@@ -31,6 +31,7 @@ process (``resident=False``).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import time
@@ -43,7 +44,7 @@ import pandas as pd
 
 from pokerlab.cards import CLASS_PRIOR, COMBO_CLASS, N_CLASSES, parse_cards
 from pokerlab.fit.plan import read_job
-from pokerlab.io import sha256_file, write_json_atomic, write_npz_streamed
+from pokerlab.io import read_json, sha256_file, write_json_atomic, write_npz_streamed
 from pokerlab.postflop.game import PostflopSpot
 from pokerlab.postflop.solver import Mode, PostflopSolver
 from pokerlab.preflop.ending_corrections import (EndingCorrections, start_path, write_ending_corrections,
@@ -165,8 +166,6 @@ class JointSolve:
         if settings.floor_weight <= 0:
             raise ValueError("solved.floor_weight: the exchanging solve needs a positive floor (its postflop solves keep "
                              "the same combos while the ranges move)")
-        if not resident:
-            settings.require_whole_run_average()
         self.spot, self.base, self.settings, self.win, self.tie, self.log = spot, base, settings, win, tie, log
         self.resident = resident
         self.tree = build_tree(spot, sizing)
@@ -201,6 +200,13 @@ class JointSolve:
         self.sums_at_half: dict[str, np.ndarray] | None = None
         self.preflop = preflop
         self._rebuild_preflop()
+
+    def flop_memory_bytes(self) -> dict[str, int]:
+        """Per fitting flop solve (its plan key), the bytes its postflop solver holds
+        (:attr:`PostflopSolver.memory_bytes`: state, showdown tables, the read-out's root run-out
+        matrices). A solve that is not resident is built and dropped in turn, so this needs one flop's
+        memory, not the sum: what the resident solve will hold."""
+        return {f.key: (f.solver or f.new_solver(self.settings)).memory_bytes for e in self.endings for f in e.flops}
 
     # --- the exchange -------------------------------------------------------------------------
 
@@ -566,3 +572,37 @@ def write_outputs(solve: JointSolve, provenance: dict[str, Any], table_path: str
     write_result(chart_path, chart)
     write_json_atomic(report_path, report)
     return report
+
+
+PROCESS_MB = 2000
+"""What the exchange's process holds besides its postflop solves (MB): the interpreter and compiled code,
+the preflop solver, the measurements' frames."""
+
+
+def write_memory_report(solve: JointSolve, path: str | os.PathLike) -> dict[str, Any]:
+    """What the in-process exchange of ``solve`` (built ``resident=False``) will hold, written to ``path``
+    (JSON): each fitting flop's postflop solver in MiB (:meth:`JointSolve.flop_memory_bytes`), their sum,
+    the largest, and ``job_mem_mb``, the memory its job asks for: every solve resident, one more solve's
+    state while the checkpoint writes it (the state file is written one solve at a time), and
+    :data:`PROCESS_MB`."""
+    per_flop = solve.flop_memory_bytes()
+    total, largest = sum(per_flop.values()), max(per_flop.values(), default=0)
+    report = {"spot": solve.spot.name, "flops_mib": {k: round(v / 2**20, 1) for k, v in per_flop.items()},
+              "resident_mib": round(total / 2**20, 1), "largest_flop_mib": round(largest / 2**20, 1),
+              "job_mem_mb": int(np.ceil((total + largest) / 2**20)) + PROCESS_MB}
+    write_json_atomic(path, report)
+    return report
+
+
+def job_mem_mb(memory_report: str | os.PathLike) -> int:
+    """The ``job_mem_mb`` of a report :func:`write_memory_report` wrote (an error names the file).
+    ``FileNotFoundError`` (with the path as given) while the report is not written yet: Snakemake then
+    leaves the job's resource to be evaluated once its input exists."""
+    if not os.path.exists(memory_report):
+        raise FileNotFoundError(errno.ENOENT, "exchange memory report not written yet", memory_report)
+    report = read_json(memory_report, "exchange memory report")
+    value = report.get("job_mem_mb") if isinstance(report, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"{memory_report}: job_mem_mb must be a positive whole number of MB, got {value!r};"
+                         " delete the file to have it measured again")
+    return value

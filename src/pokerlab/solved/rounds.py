@@ -110,6 +110,7 @@ def preflop_round(solve: JointSolve, r: int, previous: tuple[str | os.PathLike, 
     """Round ``r`` of the preflop side (see the module docstring). ``solve``: a fresh
     ``JointSolve(..., resident=False)``; ``previous``: round ``r - 1``'s (state, arrivals) files (None
     for round 1) and ``measurement_paths`` its flop rounds' files."""
+    solve.settings.require_whole_run_average()
     start, cpu = time.perf_counter(), sum(os.times()[:2])
     rounds = round_iterations(solve.settings.exchange_every, solve.settings.exchange_iterations)
     if not 1 <= r <= len(rounds):
