@@ -90,6 +90,15 @@ def solved_spot_inputs():
             "class_table": [base["class_table"]] if base.get("model") == "v2" else []}
 
 
+def solved_joint_inputs():
+    """What the exchanging solve of a spot reads (:func:`pokerlab.solved.rounds.spot_solve`), for every rule
+    that builds it: the in-process exchange, its memory job, and the rounds' jobs."""
+    return {"table": "results/equity/equity_169.npz", "sizing": config["solve"]["sizing"],
+            "constants": postflop_constants_input(),
+            "endings": f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
+            "boards": f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv"}
+
+
 def solved_iteration_settings(wildcards):
     k = int(wildcards.k)
     return solved_spot_settings(f"{SOLVED_DIR}/i{k - 1}/measured" if k > 0 else None)
@@ -118,11 +127,7 @@ rule solved_exchange:
 
 rule solved_exchange_memory:
     input:
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
     output:
         f"{SOLVED_DIR}/exchange/{SPOT_PATH}/memory.json",
     params:
@@ -143,11 +148,7 @@ rule solved_exchange_memory:
 
 rule solved_exchange_solve:
     input:
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
         memory=f"{SOLVED_DIR}/exchange/{SPOT_PATH}/memory.json",
     output:
         table=f"{SOLVED_DIR}/exchange/{SPOT_FILE}.tsv",

@@ -50,11 +50,7 @@ rule solved_rounds:
 rule solved_round_preflop:
     input:
         unpack(previous_round),
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
     output:
         state=f"{ROUNDS_DIR}/r{{r}}/preflop.npz",
         arrivals=f"{ROUNDS_DIR}/r{{r}}/arrivals.npz",
@@ -77,11 +73,7 @@ rule solved_round_flop:
     input:
         previous=previous_flop_state,
         arrivals=f"{ROUNDS_DIR}/r{{r}}/arrivals.npz",
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
     output:
         state=temp(f"{ROUNDS_DIR}/r{{r}}/e{{rank}}/b{{board}}.state"),
         measurement=f"{ROUNDS_DIR}/r{{r}}/e{{rank}}/b{{board}}.parquet",
@@ -103,11 +95,7 @@ rule solved_round_flop:
 
 rule solved_rounds_finish:
     input:
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
         state=f"{ROUNDS_DIR}/r{len(ROUNDS)}/preflop.npz",
         arrivals=f"{ROUNDS_DIR}/r{len(ROUNDS)}/arrivals.npz",
         measurements=lambda w: round_measurements(w, len(ROUNDS)),
@@ -143,11 +131,7 @@ def round_files(wildcards):
 
 rule solved_rounds_report:
     input:
-        table="results/equity/equity_169.npz",
-        sizing=config["solve"]["sizing"],
-        constants=postflop_constants_input(),
-        endings=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/endings.tsv",
-        boards=f"{SOLVED_DIR}/i0/plan/{SPOT_PATH}/boards.tsv",
+        **solved_joint_inputs(),
         report=f"{SOLVED_DIR}/rounds/{SPOT_FILE}.json",
         rounds=round_files,
     output:
